@@ -1,0 +1,2 @@
+export * from './schema/index.js';
+export * from './pool.js';
