@@ -286,6 +286,32 @@ export interface RefreshTokenTable {
   created_at: DefaultedTimestamp;
 }
 
+/** View v_data_dictionary_full (V003): every column of every public base table with dictionary and domain. */
+export interface DataDictionaryFullView {
+  table_name: string;
+  column_name: string;
+  ordinal_position: number;
+  /** e.g. bigint, varchar(50), numeric(15,2), timestamptz */
+  data_type: string;
+  is_nullable: YN;
+  column_default: string | null;
+  table_comment: string | null;
+  column_comment: string | null;
+  is_pk: YN;
+  dict_id: number | null;
+  column_label: string | null;
+  domain_code: string | null;
+  /** From the dictionary row, else from a real foreign-key constraint. */
+  is_fk: YN;
+  fk_reference: string | null;
+  business_rule: string | null;
+  sample_value: string | null;
+  domain_name: string | null;
+  category: string | null;
+  masking_type: string | null;
+  encrypted: YN | null;
+}
+
 export interface PlatformTables {
   users: UsersTable;
   role: RoleTable;
@@ -307,4 +333,5 @@ export interface PlatformTables {
   data_dictionary: DataDictionaryTable;
   external_call_log: ExternalCallLogTable;
   refresh_token: RefreshTokenTable;
+  v_data_dictionary_full: DataDictionaryFullView;
 }

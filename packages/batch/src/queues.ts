@@ -1,0 +1,114 @@
+import { Queue, type JobsOptions } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
+import { chunkJobId, stepJobId } from './job-ids.js';
+import { parseStepPayload, type StepPayload } from './payload.js';
+import {
+  queueNameOf,
+  resolveSettings,
+  type StepName,
+  type StepSettings,
+  type StepSettingsOverrides,
+} from './steps.js';
+
+/** A Redis URL, ioredis options, or an existing ioredis client (shared, not closed by us). */
+export type RedisConnection = string | RedisOptions | Redis;
+
+export interface BatchQueuesOptions {
+  /** BullMQ key prefix (default BullMQ's own, 'bull'); tests use a random one. */
+  prefix?: string;
+  /** Retry/timeout overrides of the catalog; producers and workers must use the same values. */
+  settings?: StepSettingsOverrides;
+}
+
+export interface BatchQueues {
+  readonly prefix: string | undefined;
+  readonly overrides: StepSettingsOverrides | undefined;
+  queue(step: StepName): Queue<StepPayload>;
+  settings(step: StepName): StepSettings;
+  /** Adds the step job `${runId}-${attempt}-${step}`; a second add of the same id is a no-op. */
+  enqueueStep(step: StepName, payload: StepPayload): Promise<void>;
+  /** Adds one job per chunk, `${runId}-${attempt}-${step}-${chunkNo}`. */
+  enqueueChunks(step: StepName, payloads: StepPayload[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+const DAY_SECONDS = 24 * 3600;
+
+/**
+ * Completed jobs are kept for a while so deterministic ids keep de-duplicating late re-adds; the
+ * real duplicate protection is in PostgreSQL (step rows and chunk checkpoints), not here.
+ */
+function jobOptions(settings: StepSettings, jobId: string): JobsOptions {
+  return {
+    jobId,
+    attempts: settings.attempts,
+    backoff: { type: 'exponential', delay: settings.backoffMs },
+    removeOnComplete: { age: 7 * DAY_SECONDS, count: 50_000 },
+    removeOnFail: { age: 30 * DAY_SECONDS },
+  };
+}
+
+function withoutChunk(payload: StepPayload): StepPayload {
+  const copy = { ...payload };
+  delete copy.chunk;
+  return copy;
+}
+
+/** Opens an ioredis client unless one was given; `owned` says whether we must close it. */
+export function openRedis(connection: RedisConnection, options: RedisOptions = {}): { client: Redis; owned: boolean } {
+  if (connection instanceof Redis) return { client: connection, owned: false };
+  const client =
+    typeof connection === 'string' ? new Redis(connection, options) : new Redis({ ...connection, ...options });
+  return { client, owned: true };
+}
+
+/**
+ * The producer side: one BullMQ Queue per step, created on first use, all sharing one Redis
+ * connection. The run API uses it for the first step; workers use it to enqueue the next step.
+ */
+export function createQueues(connection: RedisConnection, options: BatchQueuesOptions = {}): BatchQueues {
+  const { client, owned } = openRedis(connection);
+  const queues = new Map<StepName, Queue<StepPayload>>();
+
+  function queue(step: StepName): Queue<StepPayload> {
+    let q = queues.get(step);
+    if (!q) {
+      q = new Queue<StepPayload>(queueNameOf(step), { connection: client, prefix: options.prefix });
+      queues.set(step, q);
+    }
+    return q;
+  }
+
+  function settings(step: StepName): StepSettings {
+    return resolveSettings(step, options.settings);
+  }
+
+  return {
+    prefix: options.prefix,
+    overrides: options.settings,
+    queue,
+    settings,
+    async enqueueStep(step, payload) {
+      const data = parseStepPayload(withoutChunk(payload));
+      await queue(step).add(step, data, jobOptions(settings(step), stepJobId(data.runId, data.attempt, step)));
+    },
+    async enqueueChunks(step, payloads) {
+      if (payloads.length === 0) return;
+      const jobs = payloads.map((p) => {
+        const data = parseStepPayload(p);
+        if (!data.chunk) throw new Error(`enqueueChunks(${step}): payload without chunk`);
+        return {
+          name: step,
+          data,
+          opts: jobOptions(settings(step), chunkJobId(data.runId, data.attempt, step, data.chunk.chunkNo)),
+        };
+      });
+      await queue(step).addBulk(jobs);
+    },
+    async close() {
+      await Promise.all([...queues.values()].map((q) => q.close()));
+      queues.clear();
+      if (owned) await client.quit().catch(() => client.disconnect());
+    },
+  };
+}

@@ -1,0 +1,50 @@
+export { loadServiceConfig, ConfigError, type ServiceConfig } from './config.js';
+export { ERRORS, AppError, isAppError, notFound, invalid, duplicate, forbidden, unauthorized } from './errors.js';
+export type { ErrorName, ErrorCode, FieldError } from './errors.js';
+export { errorHandler, notFoundHandler } from './error-handler.js';
+export { ok, fail, envelope, pageSchema, pageResponse, toPage, type ApiResponse, type PageResponse } from './envelope.js';
+export { createServiceApp, runService, UPLOAD_LIMIT_BYTES } from './app.js';
+export type { ServiceApp, CreateServiceAppOptions, RunServiceOptions } from './app.js';
+export { createLogger, REDACT_PATHS, type LoggerOptions } from './logger.js';
+export {
+  signAccessToken,
+  authenticate,
+  toAccessTokenPayload,
+  ACCESS_TOKEN_TTL,
+  ACCESS_TOKEN_TTL_SECONDS,
+  type AuthUser,
+  type AccessTokenPayload,
+} from './auth.js';
+export { perm, authenticated, publicRoute, assertAllRoutesGuarded, type PermCode, type PermissionRequirement } from './guard.js';
+export { PERMISSION_INVALIDATE_CHANNEL, type Permissions } from './permission-cache.js';
+export { maskedQueryParams } from './access-log.js';
+export type { ChangeLogEntry, ChangeAction } from './change-log.js';
+export {
+  pageQuery,
+  listQuery,
+  zMoney,
+  zRate,
+  zDate,
+  zSettleMonth,
+  zQuarter,
+  zId,
+  money,
+  rate,
+  isoDate,
+  isoTimestamp,
+  type PageQuery,
+} from './schemas.js';
+export { paginate, applySort, type PaginateOptions, type PaginateQuery } from './paginate.js';
+export { streamRows } from './cursor.js';
+export {
+  sendSpreadsheet,
+  writeSpreadsheet,
+  contentDisposition,
+  XLSX_CONTENT_TYPE,
+  type SpreadsheetColumn,
+  type SpreadsheetOptions,
+} from './spreadsheet.js';
+export { defineResource, registerResource, type ResourceContext, type ResourceDefinition, type ResourceDelete } from './resource.js';
+export { createFieldCipher, CiphertextError, type FieldCipher } from './crypto.js';
+export { maskName, maskPhone, maskResidentNo, maskAccountNo, maskEmail } from './masking.js';
+export type { ZodTypeProvider } from 'fastify-type-provider-zod';
