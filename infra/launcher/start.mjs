@@ -150,6 +150,7 @@ async function migrateAndSeed(databaseUrl, adminPassword) {
     say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
     const admin = await db.ensureAdminUser(db.createDb(pool), { password: adminPassword });
     say(admin.created ? 'created the administrator "admin"' : 'administrator "admin" already exists (password unchanged)');
+    return admin.created;
   } finally {
     await pool.end();
   }
@@ -241,7 +242,7 @@ async function main() {
   if (process.env.DATABASE_URL) say('using the PostgreSQL at DATABASE_URL');
   const redis = await ensureRedis(process.env.REDIS_URL || 'redis://127.0.0.1:6379', Boolean(process.env.REDIS_URL));
 
-  await migrateAndSeed(databaseUrl, admin.password);
+  const adminCreated = await migrateAndSeed(databaseUrl, admin.password);
 
   const baseEnv = {
     ...process.env,
@@ -282,8 +283,8 @@ async function main() {
   const adminLine =
     admin.source === 'env'
       ? 'admin / (the ADMIN_PASSWORD you set)'
-      : admin.generated
-        ? `admin / ${admin.password}   (generated now, saved in .data/admin-password — shown only this once)`
+      : admin.generated || adminCreated
+        ? `admin / ${admin.password}   (generated, kept in .data/admin-password — shown only this once)`
         : 'admin / password in .data/admin-password';
   const lines = [
     '',

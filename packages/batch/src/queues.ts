@@ -73,7 +73,10 @@ export function createQueues(connection: RedisConnection, options: BatchQueuesOp
   function queue(step: StepName): Queue<StepPayload> {
     let q = queues.get(step);
     if (!q) {
-      q = new Queue<StepPayload>(queueNameOf(step), { connection: client, prefix: options.prefix });
+      q = new Queue<StepPayload>(queueNameOf(step), {
+        connection: client,
+        ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+      });
       queues.set(step, q);
     }
     return q;

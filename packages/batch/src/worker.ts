@@ -104,11 +104,12 @@ export async function startStepWorkers(options: StartStepWorkersOptions): Promis
       (job, _token, signal) => processStepJob(deps, def, job, signal),
       {
         connection: client,
-        prefix: options.prefix,
         concurrency,
-        lockDuration: options.lockDuration,
-        stalledInterval: options.stalledInterval,
         maxStalledCount: options.maxStalledCount ?? 2,
+        // BullMQ takes an explicit undefined as a value, so unset options are left out.
+        ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+        ...(options.lockDuration !== undefined ? { lockDuration: options.lockDuration } : {}),
+        ...(options.stalledInterval !== undefined ? { stalledInterval: options.stalledInterval } : {}),
       },
     );
     worker.on('error', (err) => logger.error({ err, step }, 'batch worker error'));

@@ -17,7 +17,7 @@ const baseShape = {
 
 type BaseShape = typeof baseShape;
 
-export type ServiceConfig<Extra extends z.ZodRawShape = {}> = Omit<
+export type ServiceConfig<Extra extends z.ZodRawShape = Record<never, never>> = Omit<
   z.output<z.ZodObject<Omit<BaseShape, keyof Extra> & Extra>>,
   'JWT_SECRET' | 'ENCRYPT_KEY'
 > & {
@@ -36,7 +36,7 @@ export class ConfigError extends Error {
  * Reads and validates the environment once at boot. Throws `ConfigError` (the process refuses to
  * start) on invalid values, a JWT_SECRET under 32 bytes or a missing ENCRYPT_KEY in production.
  */
-export function loadServiceConfig<Extra extends z.ZodRawShape = {}>(
+export function loadServiceConfig<Extra extends z.ZodRawShape = Record<never, never>>(
   serviceName: string,
   extraShape?: Extra,
   env: Record<string, string | undefined> = process.env,

@@ -47,4 +47,4 @@ export {
 export { defineResource, registerResource, type ResourceContext, type ResourceDefinition, type ResourceDelete } from './resource.js';
 export { createFieldCipher, CiphertextError, type FieldCipher } from './crypto.js';
 export { maskName, maskPhone, maskResidentNo, maskAccountNo, maskEmail } from './masking.js';
-export type { ZodTypeProvider } from 'fastify-type-provider-zod';
+export type { ZodTypeProvider, FastifyPluginAsyncZod, FastifyPluginCallbackZod } from 'fastify-type-provider-zod';

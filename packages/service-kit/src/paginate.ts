@@ -54,8 +54,8 @@ export async function paginate<O>(
     total = probe.length > 0 ? Number(probe[0]![TOTAL]) : 0;
   }
   const list = rows.map((row) => {
-    const { [TOTAL]: _total, ...rest } = row;
-    return rest as O;
+    delete row[TOTAL];
+    return row as O;
   });
   return toPage(list, total, query);
 }

@@ -25,7 +25,7 @@ export type ResourceDelete = { mode: 'hard' } | { mode: 'soft'; column: string; 
 export interface ResourceDefinition<
   Resp extends z.ZodObject = z.ZodObject,
   Save extends z.ZodObject = z.ZodObject,
-  Filters extends z.ZodRawShape = {},
+  Filters extends z.ZodRawShape = Record<never, never>,
   Row extends AnyRow = AnyRow,
 > {
   /** Display name used in OpenAPI summaries and messages ("Company"). */

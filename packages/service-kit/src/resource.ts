@@ -18,7 +18,7 @@ export type { ResourceContext, ResourceDefinition, ResourceDelete } from './reso
 export function defineResource<
   Resp extends z.ZodObject,
   Save extends z.ZodObject,
-  Filters extends z.ZodRawShape = {},
+  Filters extends z.ZodRawShape = Record<never, never>,
   Row extends AnyRow = AnyRow,
 >(def: ResourceDefinition<Resp, Save, Filters, Row>): ResourceDefinition<Resp, Save, Filters, Row> {
   return def;

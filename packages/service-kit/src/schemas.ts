@@ -38,7 +38,7 @@ export type PageQuery = z.output<typeof pageQuery>;
  * `pageQuery` + resource filters, with `sortField` limited to the resource's documented fields
  * (anything else is E411 and never reaches SQL).
  */
-export function listQuery<const F extends readonly string[], S extends z.ZodRawShape = {}>(
+export function listQuery<const F extends readonly string[], S extends z.ZodRawShape = Record<never, never>>(
   sortFields: F,
   extraShape?: S,
 ) {

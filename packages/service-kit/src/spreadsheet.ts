@@ -49,10 +49,46 @@ function drained(stream: Writable): Promise<void> {
   });
 }
 
+const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
+const CHECK_EVERY_ROWS = 100;
+
+interface PipeTarget {
+  writableLength?: number;
+  _writableState?: { length?: number };
+  once(event: 'drain', listener: () => void): unknown;
+  off(event: 'drain', listener: () => void): unknown;
+}
+
+/**
+ * exceljs's sheet stream (StreamBuf) writes to the zip's deflate stage ignoring its return value, so
+ * a fast producer piles rows up there. We read that backlog (StreamBuf's own buffers before the zip
+ * starts on the entry, the deflate stage's writable buffer after) and wait while it is too large.
+ */
+function sheetBacklog(sheet: ExcelJS.Worksheet): { bytes: number; target?: PipeTarget } {
+  const stream = (sheet as unknown as { stream?: { buffers?: unknown[]; pipes?: PipeTarget[] } }).stream;
+  const pipes = stream?.pipes ?? [];
+  // archiver's entry stream is an old readable-stream PassThrough without `writableLength`.
+  const piped = pipes.reduce((sum, p) => sum + (p.writableLength ?? p._writableState?.length ?? 0), 0);
+  return { bytes: (stream?.buffers?.length ?? 0) * 65536 + piped, target: pipes[0] };
+}
+
+function drainedOrTimeout(target: PipeTarget | undefined, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      target?.off('drain', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    target?.once('drain', done);
+  });
+}
+
 /**
  * Writes an xlsx of all `rows` into `out` with exceljs's streaming writer (no styles, no shared
- * strings). Each row is committed at once; the loop waits for 'drain' when `out` is full and
- * yields to the event loop every 1000 rows so the zip stage can keep up: memory stays flat.
+ * strings). Each row is committed at once; the loop waits for 'drain' when `out` is full, waits
+ * while the zip stage lags behind (see sheetBacklog) and yields to the event loop every 1000 rows:
+ * memory stays flat whatever the row count.
  */
 export async function writeSpreadsheet<R>(out: PassThrough, options: Omit<SpreadsheetOptions<R>, 'fileName'>): Promise<number> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
@@ -66,6 +102,11 @@ export async function writeSpreadsheet<R>(out: PassThrough, options: Omit<Spread
     sheet.addRow(getters.map((get) => toCell(get(row)))).commit();
     count += 1;
     if (out.writableNeedDrain) await drained(out);
+    if (count % CHECK_EVERY_ROWS === 0) {
+      for (let backlog = sheetBacklog(sheet); backlog.bytes > MAX_BACKLOG_BYTES && !out.destroyed; backlog = sheetBacklog(sheet)) {
+        await drainedOrTimeout(backlog.target, 20);
+      }
+    }
     if (count % 1000 === 0) await yieldToEventLoop();
   }
   if (out.destroyed) return count;

@@ -139,6 +139,11 @@ describe('platform routes', () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/demo-items', '/api/demo-items/{id}']));
     expect(doc.paths['/api/demo-items'].get.tags).toEqual(['demo']);
     expect(doc.paths['/v3/api-docs']).toBeUndefined();
+    expect(doc.paths['/api/health'].get.security).toEqual([]);
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths['/api/demo-items/{id}'].put.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['itemCode', 'version']),
+    );
   });
 
   it('the authorization header never reaches the logs', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { bearer, createDemoContext, DEMO_MENU, DEMO_ROLE, grant } from './demo-app.js';
 import type { TestContext } from '../src/testing.js';
 import { contentDisposition, streamRows, type ServiceApp } from '../src/index.js';
@@ -48,27 +49,38 @@ describe('sendSpreadsheet', () => {
 });
 
 describe('streamRows', () => {
+  // A private one-connection pool: a leaked connection would make the follow-up query hang.
+  let pool: pg.Pool;
+  beforeAll(() => {
+    pool = new pg.Pool({ connectionString: ctx.config.DATABASE_URL, max: 1 });
+  });
+  afterAll(async () => {
+    await pool.end();
+  });
+
   it('reads every row through a cursor and releases the connection', async () => {
     const compiled = sql<{ n: number }>`select n::int as n from generate_series(1, 2500) as n order by n`.compile(ctx.db);
     let count = 0;
     let last = 0;
-    for await (const row of streamRows<{ n: number }>(ctx.pool, compiled, 1000)) {
+    for await (const row of streamRows<{ n: number }>(pool, compiled, 1000)) {
       count += 1;
       last = row.n;
     }
     expect(count).toBe(2500);
     expect(last).toBe(2500);
-    expect(ctx.pool.idleCount).toBe(ctx.pool.totalCount);
+    expect(pool.idleCount).toBe(pool.totalCount);
   });
 
   it('stopping early closes the cursor and releases the connection', async () => {
     const compiled = sql<{ n: number }>`select n::int as n from generate_series(1, 100000) as n`.compile(ctx.db);
     let seen = 0;
-    for await (const _row of streamRows(ctx.pool, compiled, 100)) {
+    for await (const _row of streamRows(pool, compiled, 100)) {
       seen += 1;
       if (seen === 150) break;
     }
     expect(seen).toBe(150);
-    expect(ctx.pool.idleCount).toBe(ctx.pool.totalCount);
+    expect(pool.idleCount).toBe(1);
+    const { rows } = await pool.query<{ open: string }>('select count(*)::text as open from pg_cursors');
+    expect(rows[0]!.open).toBe('0');
   });
 });

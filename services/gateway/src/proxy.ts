@@ -58,6 +58,26 @@ function forwardHeaders(request: AnyRequest, headers: IncomingHttpHeaders): Inco
   return headers;
 }
 
+/** Bodies up to this size are read whole and sent in one write with the headers. */
+const BUFFERED_BODY_MAX = 64 * 1024;
+
+/**
+ * Most answers are small JSON with a content-length: buffering them costs less CPU than piping a
+ * stream (one socket write instead of several). Anything larger, or chunked (spreadsheet exports,
+ * downloads), streams through as it arrives.
+ */
+function sendUpstreamResponse(_request: AnyRequest, reply: AnyReply, res: { stream: NodeJS.ReadableStream }): void {
+  const length = Number(reply.getHeader('content-length'));
+  if (!(length >= 0 && length <= BUFFERED_BODY_MAX)) {
+    void reply.send(res.stream);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  res.stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.stream.once('end', () => void reply.send(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+  res.stream.once('error', (err: Error) => void reply.send(err));
+}
+
 const BEARER = /^bearer\s+\S/i;
 
 /**
@@ -87,6 +107,7 @@ export async function registerProxies(app: FastifyInstance, config: GatewayConfi
     replyOptions: {
       retriesCount: 1,
       onError: upstreamErrorHandler(service),
+      onResponse: sendUpstreamResponse,
       rewriteRequestHeaders: forwardHeaders,
     },
   });

@@ -7,6 +7,7 @@ import { invalid } from '@csp/service-kit';
 // file counts as a dependency, not as a source file of this package.
 import type { MasterPeopleTables } from '../node_modules/@csp/db/src/schema/master-data.js';
 
+export type * from '../node_modules/@csp/db/src/schema/master-data.js';
 export type MdDatabase = Database & MasterPeopleTables;
 export type MdDb = Kysely<MdDatabase>;
 export type MdExecutor = MdDb | Transaction<MdDatabase>;

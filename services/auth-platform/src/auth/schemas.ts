@@ -14,7 +14,8 @@ export const passwordBody = z.object({
   newPassword: z.string().min(1, 'is required').max(200),
 });
 
-export const logoutBody = z.object({ refreshToken: z.string().min(1).max(200).optional() }).optional();
+// No body at all arrives as null.
+export const logoutBody = z.object({ refreshToken: z.string().min(1).max(200).optional() }).nullish();
 
 export const sessionUser = z.object({
   userId: z.number(),

@@ -73,7 +73,7 @@ export const userUpdateBody = z.object({
   status: zStatus.optional(),
 });
 
-export const passwordResetBody = z.object({ newPassword: z.string().min(1).max(200).optional() }).optional();
+export const passwordResetBody = z.object({ newPassword: z.string().min(1).max(200).optional() }).nullish();
 
 export const passwordResetResult = z.object({ temporaryPassword: z.string().optional() });
 

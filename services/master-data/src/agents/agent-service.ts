@@ -37,7 +37,7 @@ export function toAgentResp(row: AgentRow): AgentResp {
     gradeName: row.grade_name,
     contractCount: row.contract_count,
     totalAmt: money(row.total_amt),
-    phone: maskPhone(row.phone),
+    phone: maskPhone(row.phone) ?? null,
     licenseNo: row.license_no,
     joinDate: row.join_date,
     taxTypeName: row.tax_type_name,
@@ -48,7 +48,7 @@ export function toAgentResp(row: AgentRow): AgentResp {
 export function toAgentDetailResp(row: AgentRow, cipher: FieldCipher): AgentDetailResp {
   return {
     ...toAgentResp(row),
-    email: maskEmail(row.email),
+    email: maskEmail(row.email) ?? null,
     bankCode: row.bank_code,
     accountNo: revealMasked(cipher, row.account_no, maskAccountNo),
     residentNo: revealMasked(cipher, row.resident_no, maskResidentNo),

