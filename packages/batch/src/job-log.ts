@@ -89,7 +89,12 @@ export async function upsertStepRunning(db: BatchDb, run: BatchJobLog, step: Ste
 }
 
 /** A step that does not run in this month: COMPLETED, skipped, zero counts. */
-export async function insertSkippedStep(db: BatchDb, run: BatchJobLog, step: StepName, reason: string): Promise<void> {
+export async function insertSkippedStep(
+  db: BatchDb,
+  run: BatchJobLog,
+  step: StepName,
+  reason: string,
+): Promise<void> {
   await db
     .insertInto('batch_job_log')
     .values({
@@ -130,6 +135,7 @@ export async function completeStep(db: BatchDb, stepLogId: number, counts: StepC
 export async function recordAttemptError(
   db: BatchDb,
   runId: number,
+  attempt: number,
   step: StepName,
   message: string,
   chunkNo?: number,
@@ -139,6 +145,7 @@ export async function recordAttemptError(
     .set({ error_message: truncateMessage(message), updated_at: sql`now()` })
     .where('parent_job_log_id', '=', runId)
     .where('step_name', '=', step)
+    .where('run_attempt', '=', attempt)
     .where('status', '=', 'RUNNING')
     .execute();
   if (chunkNo !== undefined) {
@@ -153,7 +160,11 @@ export async function recordAttemptError(
   }
 }
 
-export async function loadStepRow(db: BatchDb, runId: number, step: StepName): Promise<BatchJobLog | undefined> {
+export async function loadStepRow(
+  db: BatchDb,
+  runId: number,
+  step: StepName,
+): Promise<BatchJobLog | undefined> {
   return db
     .selectFrom('batch_job_log')
     .selectAll()
@@ -162,55 +173,73 @@ export async function loadStepRow(db: BatchDb, runId: number, step: StepName): P
     .executeTakeFirst();
 }
 
-/** Final failure of a step (after its last attempt, or unrecoverable): chunk, step and run become FAILED. */
+/**
+ * Final failure of a step (after its last attempt, or unrecoverable): run, step and chunk become
+ * FAILED. Nothing changes when the run is no longer this attempt's (a stale job of a restarted run).
+ */
 export async function failStepAndRun(
   db: BatchDb,
   run: { runId: number; attempt: number },
   step: StepName,
   message: string,
   chunkNo?: number,
-): Promise<void> {
+): Promise<boolean> {
   const text = truncateMessage(message);
-  await db.transaction().execute(async (trx) => {
-    if (chunkNo !== undefined) {
+  return db
+    .transaction()
+    .execute(async (trx) => {
       await trx
-        .updateTable('batch_chunk')
-        .set({ status: 'FAILED', error_message: text, ended_at: sql`now()`, updated_at: sql`now()` })
+        .updateTable('batch_job_log')
+        .set({
+          status: 'FAILED',
+          error_message: text,
+          ended_at: sql`now()`,
+          duration_ms: elapsedMs,
+          updated_at: sql`now()`,
+        })
         .where('parent_job_log_id', '=', run.runId)
         .where('step_name', '=', step)
-        .where('chunk_no', '=', chunkNo)
-        .where('status', '<>', 'COMPLETED')
+        .where('run_attempt', '=', run.attempt)
+        .where('status', 'in', ['REQUESTED', 'RUNNING'])
         .execute();
-    }
-    await trx
-      .updateTable('batch_job_log')
-      .set({
-        status: 'FAILED',
-        error_message: text,
-        ended_at: sql`now()`,
-        duration_ms: elapsedMs,
-        updated_at: sql`now()`,
-      })
-      .where('parent_job_log_id', '=', run.runId)
-      .where('step_name', '=', step)
-      .where('status', 'in', ['REQUESTED', 'RUNNING'])
-      .execute();
-    await trx
-      .updateTable('batch_job_log')
-      .set({
-        status: 'FAILED',
-        error_message: text,
-        ended_at: sql`now()`,
-        duration_ms: elapsedMs,
-        updated_at: sql`now()`,
-        ...stepTotals,
-      })
-      .where('job_log_id', '=', run.runId)
-      .where('status', 'in', ['REQUESTED', 'RUNNING'])
-      .where('run_attempt', '=', run.attempt)
-      .execute();
-  });
+      // After the step row, so the run's step counts include the failed step.
+      const failed = await trx
+        .updateTable('batch_job_log')
+        .set({
+          status: 'FAILED',
+          error_message: text,
+          ended_at: sql`now()`,
+          duration_ms: elapsedMs,
+          updated_at: sql`now()`,
+          ...stepTotals,
+        })
+        .where('job_log_id', '=', run.runId)
+        .where('status', 'in', ['REQUESTED', 'RUNNING'])
+        .where('run_attempt', '=', run.attempt)
+        .executeTakeFirst();
+      if (Number(failed.numUpdatedRows) === 0) {
+        // Not (or no longer) this attempt's run: undo the step-row change as well.
+        throw new StaleAttempt();
+      }
+      if (chunkNo !== undefined) {
+        await trx
+          .updateTable('batch_chunk')
+          .set({ status: 'FAILED', error_message: text, ended_at: sql`now()`, updated_at: sql`now()` })
+          .where('parent_job_log_id', '=', run.runId)
+          .where('step_name', '=', step)
+          .where('chunk_no', '=', chunkNo)
+          .where('status', '<>', 'COMPLETED')
+          .execute();
+      }
+      return true;
+    })
+    .catch((err: unknown) => {
+      if (err instanceof StaleAttempt) return false;
+      throw err;
+    });
 }
+
+class StaleAttempt extends Error {}
 
 /** After the last step: RUNNING -> COMPLETED. */
 export async function completeRun(db: BatchDb, runId: number, attempt: number): Promise<boolean> {
@@ -243,7 +272,12 @@ export async function loadChunks(db: BatchDb, runId: number, step: StepName): Pr
     .execute();
 }
 
-export async function insertChunks(db: BatchDb, runId: number, step: StepName, chunks: Chunk[]): Promise<void> {
+export async function insertChunks(
+  db: BatchDb,
+  runId: number,
+  step: StepName,
+  chunks: Chunk[],
+): Promise<void> {
   for (let i = 0; i < chunks.length; i += 1000) {
     await db
       .insertInto('batch_chunk')
@@ -262,7 +296,12 @@ export async function insertChunks(db: BatchDb, runId: number, step: StepName, c
 }
 
 /** Marks a chunk RUNNING (attempts + 1); undefined when it is already COMPLETED or unknown. */
-export async function startChunk(db: BatchDb, runId: number, step: StepName, chunkNo: number): Promise<BatchChunk | undefined> {
+export async function startChunk(
+  db: BatchDb,
+  runId: number,
+  step: StepName,
+  chunkNo: number,
+): Promise<BatchChunk | undefined> {
   return db
     .updateTable('batch_chunk')
     .set({
@@ -279,7 +318,12 @@ export async function startChunk(db: BatchDb, runId: number, step: StepName, chu
     .executeTakeFirst();
 }
 
-export async function loadChunk(db: BatchDb, runId: number, step: StepName, chunkNo: number): Promise<BatchChunk | undefined> {
+export async function loadChunk(
+  db: BatchDb,
+  runId: number,
+  step: StepName,
+  chunkNo: number,
+): Promise<BatchChunk | undefined> {
   return db
     .selectFrom('batch_chunk')
     .selectAll()
@@ -290,7 +334,12 @@ export async function loadChunk(db: BatchDb, runId: number, step: StepName, chun
 }
 
 /** Locks the chunk row for the caller's transaction; returns its status (undefined when unknown). */
-export async function lockChunk(trx: BatchDb, runId: number, step: StepName, chunkNo: number): Promise<string | undefined> {
+export async function lockChunk(
+  trx: BatchDb,
+  runId: number,
+  step: StepName,
+  chunkNo: number,
+): Promise<string | undefined> {
   const row = await trx
     .selectFrom('batch_chunk')
     .select('status')
@@ -341,7 +390,12 @@ export type FinishOutcome =
  * chunk counts onto the step row and, when no chunk is left, completes the step. Exactly one caller
  * sees 'completed-now' and advances the run.
  */
-export async function finishSplitStepIfDone(db: BatchDb, stepLogId: number, runId: number, step: StepName): Promise<FinishOutcome> {
+export async function finishSplitStepIfDone(
+  db: BatchDb,
+  stepLogId: number,
+  runId: number,
+  step: StepName,
+): Promise<FinishOutcome> {
   return db.transaction().execute(async (trx) => {
     const stepRow = await trx
       .selectFrom('batch_job_log')
@@ -357,9 +411,13 @@ export async function finishSplitStepIfDone(db: BatchDb, stepLogId: number, runI
       .select([
         sql<number>`count(*) filter (where status <> 'COMPLETED')`.as('pending'),
         sql<number>`coalesce(sum(total_count) filter (where status = 'COMPLETED'), 0)::bigint`.as('total'),
-        sql<number>`coalesce(sum(success_count) filter (where status = 'COMPLETED'), 0)::bigint`.as('success'),
+        sql<number>`coalesce(sum(success_count) filter (where status = 'COMPLETED'), 0)::bigint`.as(
+          'success',
+        ),
         sql<number>`coalesce(sum(error_count) filter (where status = 'COMPLETED'), 0)::bigint`.as('error'),
-        sql<number>`coalesce(sum(skipped_count) filter (where status = 'COMPLETED'), 0)::bigint`.as('skipped'),
+        sql<number>`coalesce(sum(skipped_count) filter (where status = 'COMPLETED'), 0)::bigint`.as(
+          'skipped',
+        ),
       ])
       .where('parent_job_log_id', '=', runId)
       .where('step_name', '=', step)
@@ -381,13 +439,23 @@ export async function finishSplitStepIfDone(db: BatchDb, stepLogId: number, runI
         skipped_count: totals.skipped,
         updated_at: sql`now()`,
         ...(done
-          ? { status: 'COMPLETED' as const, error_message: null, ended_at: sql`now()`, duration_ms: elapsedMs }
+          ? {
+              status: 'COMPLETED' as const,
+              error_message: null,
+              ended_at: sql`now()`,
+              duration_ms: elapsedMs,
+            }
           : {}),
       })
       .where('job_log_id', '=', stepLogId)
       .execute();
     return done
       ? ({ kind: 'completed-now', totals, previousTotal: Number(stepRow.total_count) } as const)
-      : ({ kind: 'pending', totals, previousTotal: Number(stepRow.total_count), pending: Number(agg.pending) } as const);
+      : ({
+          kind: 'pending',
+          totals,
+          previousTotal: Number(stepRow.total_count),
+          pending: Number(agg.pending),
+        } as const);
   });
 }

@@ -55,10 +55,15 @@ function withoutChunk(payload: StepPayload): StepPayload {
 }
 
 /** Opens an ioredis client unless one was given; `owned` says whether we must close it. */
-export function openRedis(connection: RedisConnection, options: RedisOptions = {}): { client: Redis; owned: boolean } {
+export function openRedis(
+  connection: RedisConnection,
+  options: RedisOptions = {},
+): { client: Redis; owned: boolean } {
   if (connection instanceof Redis) return { client: connection, owned: false };
   const client =
-    typeof connection === 'string' ? new Redis(connection, options) : new Redis({ ...connection, ...options });
+    typeof connection === 'string'
+      ? new Redis(connection, options)
+      : new Redis({ ...connection, ...options });
   return { client, owned: true };
 }
 
@@ -93,7 +98,11 @@ export function createQueues(connection: RedisConnection, options: BatchQueuesOp
     settings,
     async enqueueStep(step, payload) {
       const data = parseStepPayload(withoutChunk(payload));
-      await queue(step).add(step, data, jobOptions(settings(step), stepJobId(data.runId, data.attempt, step)));
+      await queue(step).add(
+        step,
+        data,
+        jobOptions(settings(step), stepJobId(data.runId, data.attempt, step)),
+      );
     },
     async enqueueChunks(step, payloads) {
       if (payloads.length === 0) return;

@@ -59,11 +59,20 @@ export async function requestRun(db: AnyDb, input: RequestRunInput): Promise<Bat
 }
 
 /** Enqueues the first step (job id `${runId}-${attempt}-receiveData`); the run turns RUNNING when it starts. */
-export async function startRun(queues: BatchQueues, run: RunRef, options: StartRunOptions = {}): Promise<void> {
+export async function startRun(
+  queues: BatchQueues,
+  run: RunRef,
+  options: StartRunOptions = {},
+): Promise<void> {
   await enqueueFrom(queues, run, FIRST_STEP, options);
 }
 
-async function enqueueFrom(queues: BatchQueues, run: RunRef, step: StepName, options: StartRunOptions): Promise<void> {
+async function enqueueFrom(
+  queues: BatchQueues,
+  run: RunRef,
+  step: StepName,
+  options: StartRunOptions,
+): Promise<void> {
   await queues.enqueueStep(step, {
     runId: run.jobLogId,
     attempt: run.runAttempt,
@@ -86,7 +95,9 @@ export async function launchRun(
   try {
     await startRun(queues, run, { requestId: input.requestId });
   } catch (err) {
-    await failRun(db, run.jobLogId, `could not enqueue the first step: ${(err as Error).message}`).catch(() => {});
+    await failRun(db, run.jobLogId, `could not enqueue the first step: ${(err as Error).message}`).catch(
+      () => {},
+    );
     throw err;
   }
   return run;
@@ -186,7 +197,9 @@ export async function restartRun(
   try {
     await enqueueFrom(queues, restarted.run, restarted.from, options);
   } catch (err) {
-    await failRun(db, runId, `could not enqueue ${restarted.from}: ${(err as Error).message}`).catch(() => {});
+    await failRun(db, runId, `could not enqueue ${restarted.from}: ${(err as Error).message}`).catch(
+      () => {},
+    );
     throw err;
   }
   return restarted.run;

@@ -44,7 +44,8 @@ export function createStepContext(input: ContextInput): StepContext {
   async function claimChunk(trx: Trx): Promise<void> {
     const c = requireChunk('claimChunk');
     const status = await lockChunk(batchDb(trx), runId, step, c.chunkNo);
-    if (status === undefined) throw new Error(`chunk ${c.chunkNo} of ${step} (run ${runId}) has no checkpoint row`);
+    if (status === undefined)
+      throw new Error(`chunk ${c.chunkNo} of ${step} (run ${runId}) has no checkpoint row`);
     if (status === 'COMPLETED') throw new ChunkAlreadyCompletedError(runId, step, c.chunkNo);
   }
 
@@ -70,7 +71,9 @@ export function createStepContext(input: ContextInput): StepContext {
       const now = Date.now();
       if (now - lastUpdate >= PROGRESS_UPDATE_MS) {
         lastUpdate = now;
-        job.updateProgress({ processed }).catch((err: unknown) => log.warn({ err }, 'could not update job progress'));
+        job
+          .updateProgress({ processed })
+          .catch((err: unknown) => log.warn({ err }, 'could not update job progress'));
       }
     },
     completeChunk,

@@ -97,11 +97,16 @@ export async function processStepJob(
     (run.status !== 'REQUESTED' && run.status !== 'RUNNING')
   ) {
     // A job of a finished, failed or restarted run (older attempt): its run no longer wants it.
-    log.info({ runStatus: run?.status, runAttempt: run?.run_attempt, jobAttempt: payload.attempt }, 'stale step job ignored');
+    log.info(
+      { runStatus: run?.status, runAttempt: run?.run_attempt, jobAttempt: payload.attempt },
+      'stale step job ignored',
+    );
     return { outcome: 'stale' };
   }
   if (run.settle_month !== payload.settleMonth) {
-    throw new UnrecoverableError(`payload settleMonth ${payload.settleMonth} does not match run ${run.settle_month}`);
+    throw new UnrecoverableError(
+      `payload settleMonth ${payload.settleMonth} does not match run ${run.settle_month}`,
+    );
   }
   await markRunRunning(bdb, run.job_log_id, run.run_attempt);
 
@@ -125,7 +130,14 @@ async function recordFailure(scope: JobScope, err: unknown): Promise<void> {
       await failStepAndRun(bdb, { runId: payload.runId, attempt: payload.attempt }, step, message, chunkNo);
     } else {
       log.warn({ err, attempt: job.attemptsMade + 1, attempts }, 'step attempt failed; will retry');
-      await recordAttemptError(bdb, payload.runId, step, `attempt ${job.attemptsMade + 1}/${attempts}: ${message}`, chunkNo);
+      await recordAttemptError(
+        bdb,
+        payload.runId,
+        payload.attempt,
+        step,
+        `attempt ${job.attemptsMade + 1}/${attempts}: ${message}`,
+        chunkNo,
+      );
     }
   } catch (bookkeepingError) {
     // The job still fails with the original error; BullMQ retries or fails it as usual.
@@ -155,7 +167,11 @@ async function advance(scope: JobScope): Promise<void> {
 }
 
 /** Runs `work` with the step's timeout; the context's signal is aborted on timeout. */
-async function withTimeout<T>(scope: JobScope, controller: AbortController, work: () => Promise<T>): Promise<T> {
+async function withTimeout<T>(
+  scope: JobScope,
+  controller: AbortController,
+  work: () => Promise<T>,
+): Promise<T> {
   const { timeoutMs } = scope.deps.queues.settings(scope.step);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -174,7 +190,9 @@ async function withTimeout<T>(scope: JobScope, controller: AbortController, work
 
 function attemptSignal(scope: JobScope): { controller: AbortController; signal: AbortSignal } {
   const controller = new AbortController();
-  const signal = scope.workerSignal ? AbortSignal.any([controller.signal, scope.workerSignal]) : controller.signal;
+  const signal = scope.workerSignal
+    ? AbortSignal.any([controller.signal, scope.workerSignal])
+    : controller.signal;
   return { controller, signal };
 }
 
@@ -224,7 +242,10 @@ async function processStep(scope: JobScope): Promise<StepJobResult> {
   const open = chunks.filter((c) => c.status !== 'COMPLETED');
   await scope.deps.queues.enqueueChunks(
     step,
-    open.map((c) => ({ ...basePayload(payload), chunk: { chunkNo: c.chunk_no, from: c.range_start, to: c.range_end } })),
+    open.map((c) => ({
+      ...basePayload(payload),
+      chunk: { chunkNo: c.chunk_no, from: c.range_start, to: c.range_end },
+    })),
   );
   // No chunks at all, or all of them checkpointed before (a restart): complete here.
   const outcome = await finishSplitStepIfDone(bdb, stepRow.job_log_id, run.job_log_id, step);
@@ -239,7 +260,8 @@ async function processStep(scope: JobScope): Promise<StepJobResult> {
 async function processChunk(scope: JobScope, chunk: Chunk): Promise<StepJobResult> {
   const { bdb, def, step, run, log } = scope;
   const stepRow = await loadStepRow(bdb, run.job_log_id, step);
-  if (!stepRow) throw new Error(`step row ${step} of run ${run.job_log_id} not found for chunk ${chunk.chunkNo}`);
+  if (!stepRow)
+    throw new Error(`step row ${step} of run ${run.job_log_id} not found for chunk ${chunk.chunkNo}`);
   if (stepRow.status === 'COMPLETED') {
     await advance(scope);
     return { outcome: 'chunk-already-completed', chunkNo: chunk.chunkNo };
@@ -259,7 +281,9 @@ async function processChunk(scope: JobScope, chunk: Chunk): Promise<StepJobResul
   const { controller, signal } = attemptSignal(scope);
   const ctx = createStepContext({ ...scope, stepLogId: stepRow.job_log_id, signal, chunk });
   try {
-    const counts = await withTimeout(scope, controller, async () => validateCounts(step, await def.run(ctx, chunk)));
+    const counts = await withTimeout(scope, controller, async () =>
+      validateCounts(step, await def.run(ctx, chunk)),
+    );
     // No-op when the step's code already checkpointed inside its own transaction (the normal case).
     await markChunkCompleted(bdb, run.job_log_id, step, chunk.chunkNo, counts);
   } catch (err) {

@@ -94,7 +94,12 @@ describe('step payload', () => {
     );
     expect(() => parseStepPayload({ runId: 5, attempt: 1, settleMonth: '202400' })).toThrow('settleMonth');
     expect(() =>
-      parseStepPayload({ runId: 5, attempt: 1, settleMonth: '202412', chunk: { chunkNo: 1, from: 9, to: 3 } }),
+      parseStepPayload({
+        runId: 5,
+        attempt: 1,
+        settleMonth: '202412',
+        chunk: { chunkNo: 1, from: 9, to: 3 },
+      }),
     ).toThrow('chunk.from must be <= chunk.to');
   });
 });

@@ -64,7 +64,8 @@ export function selectSteps(
     if (defined.has(def.name)) throw new Error(`Batch step ${def.name} is defined twice`);
     defined.add(def.name);
   }
-  const candidates = only && only.length > 0 ? [...new Set(only)] : service ? stepsOwnedBy(service) : [...defined];
+  const candidates =
+    only && only.length > 0 ? [...new Set(only)] : service ? stepsOwnedBy(service) : [...defined];
   if (service) {
     const foreign = candidates.filter((s) => STEP_CATALOG[s].service !== service);
     if (foreign.length > 0) {

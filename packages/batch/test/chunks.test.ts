@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { defineStep, launchRun, rangeChunks, type StepDefinition } from '../src/index.js';
+import { defineStep, launchRun, rangeChunks, restartRun, type StepDefinition } from '../src/index.js';
 import { createToyTable, toySteps, type CallCounter } from './fixtures/toy-steps.js';
-import { createHarness, sleep, waitForRunEnd, type Harness } from './helpers.js';
+import { createHarness, sleep, waitFor, waitForRunEnd, type Harness } from './helpers.js';
 
 let h: Harness;
 
@@ -62,15 +62,27 @@ describe('a split step', () => {
       chunksCompleted: 10,
     });
 
-    const { rows: chunks } = await sql<{ chunk_no: number; status: string; attempts: number; total_count: number }>`
+    const { rows: chunks } = await sql<{
+      chunk_no: number;
+      status: string;
+      attempts: number;
+      total_count: number;
+    }>`
       SELECT chunk_no, status, attempts, total_count FROM batch_chunk
       WHERE parent_job_log_id = ${run.jobLogId} ORDER BY chunk_no`.execute(h.db);
     expect(chunks).toEqual(
-      Array.from({ length: 10 }, (_, i) => ({ chunk_no: i + 1, status: 'COMPLETED', attempts: 1, total_count: 100 })),
+      Array.from({ length: 10 }, (_, i) => ({
+        chunk_no: i + 1,
+        status: 'COMPLETED',
+        attempts: 1,
+        total_count: 100,
+      })),
     );
 
     const { rows: output } = await sql<{ chunk_no: number; worker: string }>`
-      SELECT chunk_no, worker FROM chunk_output WHERE run_id = ${run.jobLogId} ORDER BY chunk_no`.execute(h.db);
+      SELECT chunk_no, worker FROM chunk_output WHERE run_id = ${run.jobLogId} ORDER BY chunk_no`.execute(
+      h.db,
+    );
     expect(output.map((o) => o.chunk_no)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(runs).toHaveLength(10);
     // Both workers took part.
@@ -78,7 +90,9 @@ describe('a split step', () => {
 
     // The next step was enqueued once and ran once.
     expect(calls.get('calcOverride')).toBe(1);
-    const overrideJobs = await h.queues.queue('calcOverride').getJobs(['completed', 'failed', 'wait', 'active', 'delayed']);
+    const overrideJobs = await h.queues
+      .queue('calcOverride')
+      .getJobs(['completed', 'failed', 'wait', 'active', 'delayed']);
     expect(overrideJobs.map((j) => j.id)).toEqual([`${run.jobLogId}-1-calcOverride`]);
     const chunkJobs = await h.queues.queue('calcMaintain').getJobs(['completed']);
     expect(chunkJobs).toHaveLength(11); // the planning job + 10 chunk jobs
@@ -86,12 +100,73 @@ describe('a split step', () => {
 
   it('completes a split step whose plan yields no chunks and moves on', async () => {
     const calls: CallCounter = new Map();
-    const empty = defineStep({ name: 'calcMaintain', plan: async () => [], run: async () => ({ total: 0, success: 0, error: 0 }) });
+    const empty = defineStep({
+      name: 'calcMaintain',
+      plan: async () => [],
+      run: async () => ({ total: 0, success: 0, error: 0 }),
+    });
     await h.startWorkers({ steps: toySteps(calls, { calcMaintain: empty }) });
     const run = await launchRun(h.db, h.queues, { settleMonth: '202411' });
     const { run: done, steps } = await waitForRunEnd(h.db, run.jobLogId);
     expect(done.status).toBe('COMPLETED');
-    expect(steps.find((s) => s.stepName === 'calcMaintain')).toMatchObject({ status: 'COMPLETED', totalCount: 0, chunkCount: 0 });
+    expect(steps.find((s) => s.stepName === 'calcMaintain')).toMatchObject({
+      status: 'COMPLETED',
+      totalCount: 0,
+      chunkCount: 0,
+    });
     expect(calls.get('calcOverride')).toBe(1);
+  });
+
+  it('fails the run when one chunk keeps failing, and a restart redoes only the unfinished chunks', async () => {
+    const calls: CallCounter = new Map();
+    const chunkRuns: number[] = [];
+    let broken = true;
+    const step = defineStep({
+      name: 'calcOverride',
+      plan: async () => rangeChunks(1, 50, 10),
+      run: async (ctx, chunk) =>
+        ctx.chunkTransaction(async (trx) => {
+          chunkRuns.push(chunk!.chunkNo);
+          if (broken && chunk!.chunkNo === 3) throw new Error('override rule missing for grade G3');
+          await sql`INSERT INTO chunk_output (run_id, chunk_no, worker, rows)
+                    VALUES (${ctx.runId}, ${chunk!.chunkNo}, 'override', 10)`.execute(trx);
+          return { total: 10, success: 10, error: 0 };
+        }),
+    });
+    await h.startWorkers({ steps: toySteps(calls, { calcOverride: step }) });
+
+    const run = await launchRun(h.db, h.queues, { settleMonth: '202410' });
+    const failed = await waitForRunEnd(h.db, run.jobLogId);
+    expect(failed.run).toMatchObject({
+      status: 'FAILED',
+      errorMessage: 'override rule missing for grade G3',
+    });
+    const failedStep = failed.steps.find((s) => s.stepName === 'calcOverride')!;
+    expect(failedStep).toMatchObject({ status: 'FAILED', chunkCount: 5 });
+    // The other chunks may finish after the failure; wait for them so the counts below are stable.
+    await waitFor(async () => chunkRuns.filter((n) => n !== 3).length === 4, { what: 'the other chunks' });
+    expect(chunkRuns.filter((n) => n === 3)).toHaveLength(3);
+    expect(calls.has('aggregate')).toBe(false);
+
+    broken = false;
+    await restartRun(h.db, h.queues, run.jobLogId);
+    const { run: done, steps } = await waitForRunEnd(h.db, run.jobLogId);
+    expect(done.status).toBe('COMPLETED');
+    expect(steps.find((s) => s.stepName === 'calcOverride')).toMatchObject({
+      status: 'COMPLETED',
+      totalCount: 50,
+      chunkCount: 5,
+      chunksCompleted: 5,
+      jobLogId: failedStep.jobLogId,
+    });
+    // Only chunk 3 ran again.
+    expect(chunkRuns.filter((n) => n === 3)).toHaveLength(4);
+    expect(chunkRuns).toHaveLength(8);
+    const { rows } = await sql<{ chunk_no: number }>`
+      SELECT chunk_no FROM chunk_output WHERE run_id = ${run.jobLogId} AND worker = 'override' ORDER BY chunk_no`.execute(
+      h.db,
+    );
+    expect(rows.map((r) => r.chunk_no)).toEqual([1, 2, 3, 4, 5]);
+    expect(calls.get('aggregate')).toBe(1);
   });
 });

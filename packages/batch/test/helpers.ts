@@ -61,7 +61,9 @@ export async function waitForRunEnd(db: Db, runId: number, timeoutMs = 20_000): 
   return waitFor(
     async () => {
       const status = await getRunStatus(db, runId);
-      return status && (status.run.status === 'COMPLETED' || status.run.status === 'FAILED') ? status : undefined;
+      return status && (status.run.status === 'COMPLETED' || status.run.status === 'FAILED')
+        ? status
+        : undefined;
     },
     { timeoutMs, what: `run ${runId} to end` },
   );
@@ -73,7 +75,9 @@ export interface Harness {
   db: Db;
   prefix: string;
   queues: BatchQueues;
-  startWorkers(options: Pick<StartStepWorkersOptions, 'steps'> & Partial<StartStepWorkersOptions>): Promise<StepWorkers>;
+  startWorkers(
+    options: Pick<StartStepWorkersOptions, 'steps'> & Partial<StartStepWorkersOptions>,
+  ): Promise<StepWorkers>;
   stopWorkers(): Promise<void>;
   close(): Promise<void>;
 }

@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchRun } from '../src/index.js';
-import { createSlowTables, HANG_CHUNK, SLOW_CHUNK_SIZE, SLOW_INPUT_ROWS, slowMaintainStep } from './fixtures/slow-step.js';
+import {
+  createSlowTables,
+  HANG_CHUNK,
+  SLOW_CHUNK_SIZE,
+  SLOW_INPUT_ROWS,
+  slowMaintainStep,
+} from './fixtures/slow-step.js';
 import { createToyTable, toySteps } from './fixtures/toy-steps.js';
 import { createHarness, REDIS_URL, waitFor, waitForRunEnd, type Harness } from './helpers.js';
 
@@ -48,7 +54,9 @@ interface ChunkRow {
 
 async function chunkRows(runId: number): Promise<ChunkRow[]> {
   const { rows } = await sql<ChunkRow>`
-    SELECT chunk_no, status, attempts FROM batch_chunk WHERE parent_job_log_id = ${runId} ORDER BY chunk_no`.execute(h.db);
+    SELECT chunk_no, status, attempts FROM batch_chunk WHERE parent_job_log_id = ${runId} ORDER BY chunk_no`.execute(
+    h.db,
+  );
   return rows;
 }
 
@@ -74,7 +82,9 @@ describe('a worker process killed in the middle of a chunk', () => {
     await exited;
     const killedAt = Date.now();
     // Nobody else works on calcMaintain yet: chunks still RUNNING were in flight when the child died.
-    const inFlight = (await chunkRows(run.jobLogId)).filter((r) => r.status === 'RUNNING').map((r) => r.chunk_no);
+    const inFlight = (await chunkRows(run.jobLogId))
+      .filter((r) => r.status === 'RUNNING')
+      .map((r) => r.chunk_no);
 
     await h.startWorkers({
       steps: [slowMaintainStep('parent', 20)],
@@ -106,8 +116,11 @@ describe('a worker process killed in the middle of a chunk', () => {
     expect(final.every((r) => r.status === 'COMPLETED')).toBe(true);
     // The chunks the child was in the middle of were delivered again (a stall does not use up a retry).
     expect(inFlight).toContain(HANG_CHUNK);
-    for (const no of inFlight) expect(final.find((r) => r.chunk_no === no)!.attempts).toBeGreaterThanOrEqual(2);
+    for (const no of inFlight)
+      expect(final.find((r) => r.chunk_no === no)!.attempts).toBeGreaterThanOrEqual(2);
     expect(recoveryMs).toBeLessThan(15_000);
-    console.info(`killed-worker recovery: run completed ${recoveryMs} ms after SIGKILL (in flight: ${inFlight.join(',')})`);
+    console.info(
+      `killed-worker recovery: run completed ${recoveryMs} ms after SIGKILL (in flight: ${inFlight.join(',')})`,
+    );
   }, 60_000);
 });

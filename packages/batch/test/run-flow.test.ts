@@ -30,7 +30,11 @@ describe('a settlement run', () => {
     const calls: CallCounter = new Map();
     await h.startWorkers({ steps: toySteps(calls) });
 
-    const run = await launchRun(h.db, h.queues, { settleMonth: '202412', requestedBy: 7, requestId: 'req-1' });
+    const run = await launchRun(h.db, h.queues, {
+      settleMonth: '202412',
+      requestedBy: 7,
+      requestId: 'req-1',
+    });
     expect(run.status).toBe('REQUESTED');
     const { run: done, steps } = await waitForRunEnd(h.db, run.jobLogId);
 
@@ -45,7 +49,13 @@ describe('a settlement run', () => {
     expect(steps.map((s) => s.stepName)).toEqual([...STEP_NAMES]);
     expect(steps.map((s) => s.stepSeq)).toEqual(STEP_NAMES.map((_, i) => i + 1));
     for (const s of steps) {
-      expect(s).toMatchObject({ status: 'COMPLETED', skipped: false, totalCount: 1, successCount: 1, errorCount: 0 });
+      expect(s).toMatchObject({
+        status: 'COMPLETED',
+        skipped: false,
+        totalCount: 1,
+        successCount: 1,
+        errorCount: 0,
+      });
       expect(s.errorMessage).toBeNull();
       expect(s.endedAt).toBeInstanceOf(Date);
     }
@@ -66,7 +76,9 @@ describe('a settlement run', () => {
 
     expect(done.status).toBe('COMPLETED');
     expect([done.totalCount, done.successCount, done.skippedCount]).toEqual([12, 9, 3]);
-    expect(steps.filter((s) => s.skipped).map((s) => [s.stepName, s.status, s.skipReason, s.totalCount])).toEqual([
+    expect(
+      steps.filter((s) => s.skipped).map((s) => [s.stepName, s.status, s.skipReason, s.totalCount]),
+    ).toEqual([
       ['yearEndIncomeAggregate', 'COMPLETED', 'skipped: not the last month of the year', 0],
       ['withholdingTaxQuarterly', 'COMPLETED', 'skipped: not the last month of a quarter', 0],
       ['vatReportQuarterly', 'COMPLETED', 'skipped: not the last month of a quarter', 0],
@@ -84,7 +96,9 @@ describe('a settlement run', () => {
     expect(done.status).toBe('COMPLETED');
     expect(done.companyCode).toBe('INS01');
     expect(steps.filter((s) => s.skipped).map((s) => s.stepName)).toEqual(['yearEndIncomeAggregate']);
-    expect(await toyRows(h.db, run.jobLogId)).toEqual(STEP_NAMES.filter((s) => s !== 'yearEndIncomeAggregate'));
+    expect(await toyRows(h.db, run.jobLogId)).toEqual(
+      STEP_NAMES.filter((s) => s !== 'yearEndIncomeAggregate'),
+    );
   });
 
   it('completes a step that throws a transient error twice and succeeds on its third attempt', async () => {
@@ -207,8 +221,8 @@ describe('worker start-up', () => {
 
   it('refuses a step hosted by another service', async () => {
     const only: StepName[] = ['receiveData'];
-    await expect(h.startWorkers({ steps: toySteps(new Map()), service: 'payment-tax', only })).rejects.toThrow(
-      'Batch step(s) receiveData (hosted by intake) cannot run in payment-tax',
-    );
+    await expect(
+      h.startWorkers({ steps: toySteps(new Map()), service: 'payment-tax', only }),
+    ).rejects.toThrow('Batch step(s) receiveData (hosted by intake) cannot run in payment-tax');
   });
 });

@@ -56,6 +56,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
   const url = databaseUrl(baseUrl, name);
   const pool = createPool({ connectionString: url, max: 5, applicationName: 'csp-test' });
+  // pool.end() resolves before its clients are gone; DROP ... WITH (FORCE) then terminates them (57P01).
+  pool.on('error', () => {});
   return {
     url,
     name,

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '@csp/db';
 import {
@@ -52,6 +52,12 @@ export async function createDemoSchema(db: Db): Promise<void> {
       updated_by  bigint,
       created_at  timestamptz   NOT NULL DEFAULT now(),
       updated_at  timestamptz   NOT NULL DEFAULT now()
+    )`.execute(db);
+  await sql`
+    CREATE TABLE IF NOT EXISTS demo_tag (
+      tag_id   bigserial PRIMARY KEY,
+      item_id  bigint REFERENCES demo_item (item_id),
+      tag_name varchar(50) NOT NULL
     )`.execute(db);
   await sql`
     INSERT INTO menu (menu_code, menu_name, menu_type, menu_path)
@@ -143,6 +149,28 @@ export const demoItems = defineResource({
   exportPerm: 'EXPORT',
 });
 
+/** Hard delete, no version, a join in baseQuery (qualified idColumn), no export. */
+export const demoTags = defineResource({
+  name: 'DemoTag',
+  basePath: '/api/demo-tags',
+  table: 'demo_tag',
+  idColumn: 't.tag_id',
+  idParam: 'tagId',
+  menu: DEMO_MENU,
+  baseQuery: (db) => (db as unknown as Kysely<any>).selectFrom('demo_tag as t').leftJoin('demo_item as i', 'i.item_id', 't.item_id'),
+  columns: ['t.tag_id', 't.tag_name', 't.item_id', 'i.item_code as item_code'],
+  respSchema: z.object({ tagId: z.number(), tagName: z.string(), itemId: z.number().nullable(), itemCode: z.string().nullable() }),
+  toResp: (row) => ({ tagId: row.tag_id, tagName: row.tag_name, itemId: row.item_id, itemCode: row.item_code }),
+  saveSchema: z.object({ tagName: z.string().min(1), itemId: z.number().int().positive().nullable() }),
+  toInsert: (body) => ({ tag_name: body.tagName, item_id: body.itemId }),
+  toUpdate: (body) => ({ tag_name: body.tagName, item_id: body.itemId }),
+  sortable: { tagName: 't.tag_name', itemCode: 'i.item_code' },
+  defaultSort: 't.tag_id desc',
+  searchable: { tagName: 't.tag_name', itemCode: 'i.item_code' },
+  delete: { mode: 'hard' },
+  exportPerm: false,
+});
+
 export interface DemoOptions {
   logSink?: LogSink;
   /** Adds a route without an access declaration. */
@@ -219,6 +247,7 @@ export async function buildDemoApp(deps: TestDeps, options: DemoOptions = {}): P
   }
 
   registerResource(app, demoItems);
+  registerResource(app, demoTags);
   return app;
 }
 

@@ -174,3 +174,34 @@ describe('resource list', () => {
     expect((await call('GET', '/api/demo-items/excel', undefined, bearer(reader))).statusCode).toBe(403);
   });
 });
+
+describe('resource with a join and hard delete', () => {
+  it('lists joined columns, sorts by the joined column and deletes for real', async () => {
+    const itemId = await create({ itemCode: 'T-1', itemName: 'Tagged', amount: '1' });
+    const a = (await call('POST', '/api/demo-tags', { tagName: 'zeta', itemId })).json().data.id;
+    const b = (await call('POST', '/api/demo-tags', { tagName: 'alpha', itemId: null })).json().data.id;
+
+    const list = (await call('GET', '/api/demo-tags')).json().data;
+    expect(list.list).toEqual([
+      { tagId: b, tagName: 'alpha', itemId: null, itemCode: null },
+      { tagId: a, tagName: 'zeta', itemId, itemCode: 'T-1' },
+    ]);
+    expect((await call('GET', '/api/demo-tags?searchType=itemCode&searchKeyword=t-1')).json().data.list.map((t: { tagId: number }) => t.tagId)).toEqual([a]);
+    expect((await call('GET', `/api/demo-tags/${a}`)).json().data.itemCode).toBe('T-1');
+
+    expect((await call('PUT', `/api/demo-tags/${b}`, { tagName: 'beta', itemId })).statusCode).toBe(200);
+    expect((await call('GET', `/api/demo-tags/${b}`)).json().data).toEqual({ tagId: b, tagName: 'beta', itemId, itemCode: 'T-1' });
+
+    expect((await call('DELETE', `/api/demo-tags/${b}`)).statusCode).toBe(200);
+    expect((await call('GET', `/api/demo-tags/${b}`)).statusCode).toBe(404);
+    const raw = await ctx.pool.query('select count(*)::int as n from demo_tag where tag_id = $1', [b]);
+    expect(raw.rows[0].n).toBe(0);
+    expect((await call('GET', '/api/demo-tags/excel')).statusCode).toBe(400); // no export route: 'excel' is not an id
+  });
+
+  it('a foreign-key violation is E400', async () => {
+    const res = await call('POST', '/api/demo-tags', { tagName: 'orphan', itemId: 999999 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('E400');
+  });
+});

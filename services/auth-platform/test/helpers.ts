@@ -87,5 +87,5 @@ export async function loginToken(ctx: Ctx, loginId: string, password: string): P
 
 /** Waits for the asynchronous access/change log buffers to reach the database. */
 export async function flushLogs(ctx: Ctx): Promise<void> {
-  await ctx.app.changeLogWriter.flush();
+  await Promise.all([ctx.app.changeLogWriter.flush(), ctx.app.accessLog.flush()]);
 }

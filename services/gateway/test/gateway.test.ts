@@ -73,6 +73,22 @@ describe('routing', () => {
     expect((await readJson(res)).data.body).toEqual({ bytes: 256 * 1024 });
   });
 
+  it('streams a large chunked download through whole (export path)', async () => {
+    const res = await fetch(`${gateway.url}/api/files/9?streamBytes=1000000`, { headers: BEARER });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBeNull();
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(body.length).toBe(1_000_000);
+    expect(body[0]).toBe(65);
+    expect(body[16384]).toBe(66);
+  });
+
+  it('passes a response larger than the buffering limit through with its content-length', async () => {
+    const res = await fetch(`${gateway.url}/api/files/10?bytes=300000`, { headers: BEARER });
+    expect(res.headers.get('content-length')).toBe('300000');
+    expect(Buffer.from(await res.arrayBuffer()).length).toBe(300_000);
+  });
+
   it('sends common/account-codes to payment-tax and the rest of common to auth-platform (longest prefix wins)', async () => {
     const specific = await fetch(`${gateway.url}/api/common/account-codes/41`, { headers: BEARER });
     const general = await fetch(`${gateway.url}/api/common/codes/AGENT_STATUS`, { headers: BEARER });

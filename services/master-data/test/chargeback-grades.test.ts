@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, readSheet, startContext, type Api, type Ctx } from './helpers.js';
-import { changeLogRows } from './rules-fixtures.js';
+import { changeLogRows, closeContext } from './rules-fixtures.js';
 
 let ctx: Ctx;
 let a: Api;
@@ -13,7 +13,7 @@ beforeAll(async () => {
   a = api(ctx);
 });
 afterAll(async () => {
-  await ctx?.close();
+  await closeContext(ctx);
 });
 
 /** The domain golden vectors' contract: 2020-01-15, original commission 123457. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startContext, type Api, type Ctx } from './helpers.js';
-import { changeLogRows, insertContract, type ContractFixture } from './rules-fixtures.js';
+import { changeLogRows, insertContract, type ContractFixture, closeContext } from './rules-fixtures.js';
 
 let ctx: Ctx;
 let a: Api;
@@ -17,7 +17,7 @@ beforeAll(async () => {
   savings = await insertContract(ctx, { premium: '1000000.00', productGroup: null, insuranceType: 'SAVINGS' });
 });
 afterAll(async () => {
-  await ctx?.close();
+  await closeContext(ctx);
 });
 
 const check = async (body: Record<string, unknown>) => a.post(`${BASE}/check-contract`, { baseDate: '2024-06-01', ...body });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, readSheet, startContext, type Api, type Ctx } from './helpers.js';
-import { changeLogRows, insertCompany, insertProduct } from './rules-fixtures.js';
+import { changeLogRows, insertCompany, insertProduct, closeContext } from './rules-fixtures.js';
 
 let ctx: Ctx;
 let a: Api;
@@ -17,7 +17,7 @@ beforeAll(async () => {
   otherProductId = await insertProduct(ctx, await insertCompany(ctx, 'CR2'));
 });
 afterAll(async () => {
-  await ctx?.close();
+  await closeContext(ctx);
 });
 
 async function createRate(body: Record<string, unknown>): Promise<number> {

@@ -87,3 +87,14 @@ export async function changeLogRows(ctx: Ctx, tableName: string): Promise<Array<
     .orderBy('change_id')
     .execute();
 }
+
+/**
+ * ctx.close() with a no-op pool error listener: the test database is dropped WITH (FORCE) right
+ * after pool.end() resolves, while idle clients may still be terminating; their 57P01 error would
+ * reach the pool's (absent) 'error' listener and fail the run as an uncaught exception.
+ */
+export async function closeContext(ctx: Ctx | undefined): Promise<void> {
+  if (!ctx) return;
+  ctx.pool.on('error', () => {});
+  await ctx.close();
+}

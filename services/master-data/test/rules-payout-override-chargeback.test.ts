@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startContext, type Api, type Ctx } from './helpers.js';
-import { changeLogRows, insertCompany } from './rules-fixtures.js';
+import { changeLogRows, insertCompany, closeContext } from './rules-fixtures.js';
 
 let ctx: Ctx;
 let a: Api;
@@ -11,7 +11,7 @@ beforeAll(async () => {
   await insertCompany(ctx, 'CB1');
 });
 afterAll(async () => {
-  await ctx?.close();
+  await closeContext(ctx);
 });
 
 describe('payout rules', () => {

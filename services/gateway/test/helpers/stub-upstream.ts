@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
+import { Readable } from 'node:stream';
 
 export interface SeenRequest {
   method: string;
@@ -39,8 +40,16 @@ export async function startStubUpstream(name: string, docPaths: string[] = []): 
   app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   app.all('/*', async (request, reply) => {
     seen.push({ method: request.method, url: request.url, headers: request.headers, body: request.body });
-    const delayMs = Number((request.query as { delayMs?: string }).delayMs ?? 0);
+    const query = request.query as { delayMs?: string; streamBytes?: string; bytes?: string };
+    const delayMs = Number(query.delayMs ?? 0);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (query.streamBytes) {
+      // Chunked, like a spreadsheet export: no content-length, 16 KiB pieces.
+      const total = Number(query.streamBytes);
+      const pieces = Array.from({ length: Math.ceil(total / 16384) }, (_, i) => Buffer.alloc(Math.min(16384, total - i * 16384), 65 + (i % 26)));
+      return reply.header('content-type', 'application/octet-stream').send(Readable.from(pieces));
+    }
+    if (query.bytes) return reply.header('content-type', 'application/octet-stream').send(Buffer.alloc(Number(query.bytes), 66));
     if (request.url.startsWith('/api/auth/forbidden')) {
       return reply.code(403).send({ success: false, code: 'E403', message: 'Access denied', timestamp: new Date().toISOString() });
     }

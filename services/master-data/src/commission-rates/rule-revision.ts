@@ -62,7 +62,9 @@ export async function reviseRule(
       .where(rule.idColumn, '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()) as Row;
-    const { [rule.idColumn]: _id, created_at: _c, updated_at: _u, created_by: _cb, updated_by: _ub, ...copy } = source;
+    // The new row copies the rule's own columns; id and audit columns are the new row's own.
+    const copy: Row = { ...source };
+    for (const column of [rule.idColumn, 'created_at', 'updated_at', 'created_by', 'updated_by']) delete copy[column];
     const inserted = (await trx
       .insertInto(rule.table)
       .values({

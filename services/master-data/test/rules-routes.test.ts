@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertAllRoutesGuarded, createServiceApp, type ServiceApp } from '@csp/service-kit';
+import { createTestContext, type TestContext } from '@csp/service-kit/testing';
+import { registerRuleAreas } from '../src/rules-areas.js';
+import { closeContext } from './rules-fixtures.js';
+
+const seen: Array<{ route: string; access: string }> = [];
+let ctx: TestContext<ServiceApp>;
+
+beforeAll(async () => {
+  ctx = await createTestContext({
+    serviceName: 'master-data',
+    buildApp: async (deps) => {
+      const app = await createServiceApp({ name: 'master-data', ...deps });
+      app.addHook('onRoute', (r) => {
+        const methods = Array.isArray(r.method) ? r.method : [r.method];
+        for (const m of methods) {
+          if (m === 'HEAD' || !r.url.startsWith('/api/') || r.url === '/api/health') continue;
+          const p = r.config?.permission;
+          seen.push({ route: `${m} ${r.url}`, access: p ? `${p.menu} ${p.perm}` : String(r.config?.access) });
+        }
+      });
+      await registerRuleAreas(app);
+      return app;
+    },
+  });
+});
+afterAll(async () => {
+  await closeContext(ctx);
+});
+
+/** List, /excel (READ: none of these menus has EXPORT), detail, create, update and optionally delete. */
+function crud(base: string, menu: string, del = false): Record<string, string> {
+  const routes: Record<string, string> = {
+    [`GET ${base}`]: `${menu} READ`,
+    [`GET ${base}/excel`]: `${menu} READ`,
+    [`GET ${base}/:id`]: `${menu} READ`,
+    [`POST ${base}`]: `${menu} CREATE`,
+    [`PUT ${base}/:id`]: `${menu} UPDATE`,
+  };
+  if (del) routes[`DELETE ${base}/:id`] = `${menu} DELETE`;
+  return routes;
+}
+
+const EXPECTED: Record<string, string> = {
+  ...crud('/api/rules/commission-rates', 'RULE_COMMISSION', true),
+  'GET /api/rules/commission-rates/lookup': 'RULE_COMMISSION READ',
+  'POST /api/rules/commission-rates/:id/revise': 'RULE_COMMISSION CREATE',
+  ...crud('/api/rules/payout', 'RULE_PAYOUT', true),
+  'GET /api/rules/payout/lookup': 'RULE_PAYOUT READ',
+  'POST /api/rules/payout/:id/revise': 'RULE_PAYOUT CREATE',
+  ...crud('/api/rules/override', 'RULE_OVERRIDE', true),
+  ...crud('/api/rules/chargeback', 'RULE_CHARGEBACK', true),
+  ...crud('/api/exception-codes', 'RULE_EXCEPTION'),
+  ...crud('/api/regulatory-limits', 'REGULATORY_LIMIT'),
+  'PUT /api/regulatory-limits/:id/deactivate': 'REGULATORY_LIMIT UPDATE',
+  'POST /api/regulatory-limits/check-contract': 'REGULATORY_LIMIT READ',
+  ...crud('/api/chargeback-grades', 'CHARGEBACK_GRADE'),
+  'POST /api/chargeback-grades/calculate': 'CHARGEBACK_GRADE READ',
+  // The kit always registers PUT; INSTALLMENT_RATIO has no UPDATE permission row, so nobody passes it.
+  ...crud('/api/installment-ratios', 'INSTALLMENT_RATIO'),
+  'GET /api/installment-plans': 'INSTALLMENT_PLAN READ',
+  'GET /api/installment-plans/excel': 'INSTALLMENT_PLAN READ',
+  'GET /api/installment-plans/:id': 'INSTALLMENT_PLAN READ',
+  'POST /api/installment-plans/generate': 'INSTALLMENT_PLAN CREATE',
+  'PUT /api/installment-plans/:id/status': 'INSTALLMENT_PLAN UPDATE',
+};
+
+describe('routes of the rule areas', () => {
+  it('every route declares the (menu, perm) pair of docs/menus-and-routing.md, and nothing else is exposed', () => {
+    expect(Object.fromEntries(seen.map((s) => [s.route, s.access]))).toEqual(EXPECTED);
+    assertAllRoutesGuarded(ctx.app);
+  });
+
+  it('the OpenAPI document builds and lists the rule paths', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/v3/api-docs' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/rules/commission-rates/{id}/revise',
+        '/api/rules/payout/lookup',
+        '/api/regulatory-limits/check-contract',
+        '/api/chargeback-grades/calculate',
+        '/api/installment-plans/generate',
+        '/api/installment-plans/{id}/status',
+      ]),
+    );
+  });
+
+  it('every route needs a token (E401 without one)', async () => {
+    for (const route of Object.keys(EXPECTED)) {
+      const [method, url] = route.split(' ') as ['GET' | 'POST' | 'PUT' | 'DELETE', string];
+      const res = await ctx.app.inject({ method, url: url.replace(':id', '1') });
+      expect(res.statusCode, route).toBe(401);
+    }
+  });
+});
