@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createDb, createPool, ensureAdminUser, migrate } from '../packages/db/src/index.js';
 
@@ -158,6 +159,13 @@ async function waitHealthy(child: ChildProcess): Promise<void> {
   throw new Error('server did not become healthy within 60 s');
 }
 
+/** user + system CPU seconds of a process so far (clock ticks of /proc/<pid>/stat, 100 per second). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0);
@@ -208,9 +216,11 @@ async function main(): Promise<void> {
       }
     }, 100);
 
+    const cpuBefore = cpuSeconds(pid);
     const start = performance.now();
     const result = await download(accessToken(userId));
     const seconds = (performance.now() - start) / 1000;
+    const serverCpu = cpuSeconds(pid) - cpuBefore;
     clearInterval(sampler);
     peakRss = Math.max(peakRss, rssMb(pid));
 
@@ -223,6 +233,8 @@ async function main(): Promise<void> {
         {
           rows: CONTRACTS,
           wallSeconds: Number(seconds.toFixed(2)),
+          serverCpuSeconds: Number(serverCpu.toFixed(2)),
+          loadAverage1m: Number(loadavg()[0]!.toFixed(2)),
           bytes: result.bytes,
           mbPerSecond: Number((result.bytes / 1024 / 1024 / seconds).toFixed(1)),
           idleRssMb: Math.round(idleRss),

@@ -101,9 +101,12 @@ describe('users', () => {
   it('retiring a user through update blocks login and refresh', async () => {
     const id = await createUser(ctx, { loginId: 'to.retire', password: 'Right1234' });
     const pair = (await login(ctx, 'to.retire', 'Right1234')).json().data;
+    const me = () => ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(pair.accessToken) });
+    expect((await me()).statusCode).toBe(200); // the guard now caches "user is active"
     const upd = await ctx.app.inject({ method: 'PUT', url: `/api/users/${id}`, headers, payload: { status: 'RETIRED', userName: 'Gone' } });
     expect(upd.statusCode).toBe(200);
     expect((await login(ctx, 'to.retire', 'Right1234')).json().code).toBe('A003');
+    expect((await me()).statusCode).toBe(401);
     const refresh = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: pair.refreshToken } });
     expect(refresh.json().code).toBe('E401');
     await flushLogs(ctx);

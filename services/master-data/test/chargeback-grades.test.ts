@@ -41,6 +41,7 @@ describe('chargeback grades', () => {
       ['85+', 85, null, '0', null],
     ]);
     const { createdAt, updatedAt, ...first } = res.body.data.list[0];
+    expect([createdAt, updatedAt]).toEqual([expect.any(String), expect.any(String)]);
     expect(first).toEqual({
       cbGradeId: 1,
       productCategory: null,

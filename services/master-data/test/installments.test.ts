@@ -32,6 +32,7 @@ describe('installment ratios', () => {
       [7, null, 73, '3', 'ALL'],
     ]);
     const { createdAt, updatedAt, ...first } = res.body.data.list[0];
+    expect([createdAt, updatedAt]).toEqual([expect.any(String), expect.any(String)]);
     expect(first).toEqual({
       ratioId: 1,
       productCategory: 'ALL',
@@ -110,6 +111,7 @@ describe('installment plans', () => {
     const cents = data.list.reduce((s: bigint, r: any) => s + BigInt(r.plannedAmount.replace('.', '')), 0n);
     expect(cents).toBe(100001n);
     const { createdAt, updatedAt, planId, ...first } = data.list[0];
+    expect([createdAt, updatedAt, planId]).toEqual([expect.any(String), expect.any(String), expect.any(Number)]);
     expect(first).toEqual({
       contractId: contract.contractId,
       policyNo: expect.stringMatching(/^POL-R-\d+$/),

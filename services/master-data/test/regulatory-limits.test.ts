@@ -27,6 +27,7 @@ describe('regulatory limits', () => {
     const res = await a.get(BASE);
     expect(res.body.data.total).toBe(3);
     const { createdAt, updatedAt, ...first } = res.body.data.list[0];
+    expect([createdAt, updatedAt]).toEqual([expect.any(String), expect.any(String)]);
     expect(first).toEqual({
       limitId: 1,
       limitType: 'TOTAL_RATIO',

@@ -22,6 +22,7 @@ describe('payout rules', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const id = created.body.data.id;
     const { createdAt, updatedAt, ...detail } = (await a.get(`${BASE}/${id}`)).body.data;
+    expect([createdAt, updatedAt]).toEqual([expect.any(String), expect.any(String)]);
     expect(detail).toEqual({
       ruleId: id,
       gradeId: 1,
@@ -122,6 +123,7 @@ describe('chargeback rules', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const id = created.body.data.id;
     const { createdAt, updatedAt, ...detail } = (await a.get(`${BASE}/${id}`)).body.data;
+    expect([createdAt, updatedAt]).toEqual([expect.any(String), expect.any(String)]);
     expect(detail).toEqual({
       cbRuleId: id,
       companyCode: 'CB1',
@@ -188,6 +190,7 @@ describe('exception type codes', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const id = created.body.data.id;
     const { createdAt, updatedAt, ...detail } = (await a.get(`${BASE}/${id}`)).body.data;
+    expect([createdAt, updatedAt]).toEqual([expect.any(String), expect.any(String)]);
     expect(detail).toEqual({
       exceptionId: id,
       exceptionCode: 'REFERRAL_FEE',

@@ -68,6 +68,8 @@ export async function userRoutes(app: ServiceApp): Promise<void> {
     async (request) => {
       const id = request.params.id;
       const { before, after } = await service.update(id, request.body, actorId(request));
+      // A status change must reach the guard's positive-answer cache at once (a retired user's token stops working).
+      if (request.body.status !== undefined && before?.status !== after?.status) await app.permissions.invalidate();
       request.changeLog({ menuCode: MENU, tableName: 'users', recordId: id, action: 'UPDATE', before, after });
       return ok();
     },
