@@ -233,7 +233,12 @@ async function main() {
   for (const [name, port] of [['gateway', GATEWAY_PORT], ...Object.entries(ports)]) {
     if (!(await portIsFree(port))) throw new Error(`port ${port} (${name}) is in use — is the platform already running?`);
   }
-  reserveTagWidth(['postgres', 'redis', 'gateway', ...runnable.flatMap((s) => [s.name, `${s.name}-worker`])]);
+  reserveTagWidth([
+    'postgres',
+    'redis',
+    'gateway',
+    ...runnable.flatMap((s) => (existsSync(s.worker) ? [s.name, `${s.name}-worker`] : [s.name])),
+  ]);
 
   const secrets = loadSecrets(DATA_DIR);
   const admin = loadAdminPassword(DATA_DIR);

@@ -66,6 +66,8 @@ export interface ResourceDefinition<
   statusColumn?: string;
   /** Optimistic lock column: update bodies must carry `version`; a stale one gives B002. */
   versionColumn?: string;
+  /** false: no PUT route (create-only resources). */
+  update?: false;
   /** Default hard delete; false: no DELETE route. Soft-deleted rows disappear from list/detail. */
   delete?: ResourceDelete;
   /** /excel columns; default: every key of respSchema from `toResp`. */

@@ -132,7 +132,7 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
     },
   );
 
-  r.put(
+  if (def.update !== false) r.put(
     itemPath,
     {
       config: perm(def.menu, 'UPDATE'),

@@ -9,6 +9,8 @@ async function main(): Promise<void> {
   const config = loadServiceConfig(SERVICE_NAME, {
     PORT: z.coerce.number().int().min(0).max(65535).default(8101),
     ADMIN_PASSWORD: z.string().min(1).optional(),
+    // Under the git-ignored local data folder unless configured.
+    FILE_STORAGE_DIR: z.string().min(1).default('.data/files'),
   });
   const logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL });
   const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: SERVICE_NAME });

@@ -4,7 +4,7 @@ import { registerGradeRoutes } from './grades/grade-routes.js';
 import { registerAgentRoutes } from './agents/agent-routes.js';
 import { registerCompanyRoutes } from './companies/company-routes.js';
 import { productResource } from './products/product-resource.js';
-import { contractResource } from './contracts/contract-resource.js';
+import { registerContractRoutes } from './contracts/contract-routes.js';
 import { registerSuccessionRoutes } from './successions/succession-routes.js';
 import { agentContractResource } from './agent-contracts/agent-contract-resource.js';
 import { agentLicenseResource } from './agent-licenses/agent-license-resource.js';
@@ -15,7 +15,6 @@ import { complaintResource } from './complaints/complaint-resource.js';
 /** Plain CRUD areas: one kit mechanism (defineResource/registerResource), no hand-written routes. */
 const RESOURCES = [
   productResource,
-  contractResource,
   agentContractResource,
   agentLicenseResource,
   agentTrainingResource,
@@ -23,12 +22,13 @@ const RESOURCES = [
   complaintResource,
 ];
 
-/** Areas with their own logic (tree, encryption and history, succession chain). */
+/** Areas with their own logic (tree, encryption and history, succession chain, the bulk contract export). */
 const AREAS: Array<(app: ServiceApp) => Promise<void>> = [
   registerOrgRoutes,
   registerGradeRoutes,
   registerAgentRoutes,
   registerCompanyRoutes,
+  registerContractRoutes,
   registerSuccessionRoutes,
   async (app) => {
     for (const resource of RESOURCES) registerResource(app, resource);

@@ -76,9 +76,10 @@ describe('installment ratios', () => {
     expect(res.body.data.errors).toEqual([{ field: 'planYear', message: 'exceeds the installment limit of 5 years' }]);
   });
 
-  it('nobody can update a ratio (the menu has no UPDATE) and AGENT cannot create', async () => {
+  it('a ratio cannot be updated (no such route: the menu has no UPDATE) and AGENT cannot create', async () => {
     const res = await a.put(`${RATIOS}/1`, { productCategory: 'ALL', planYear: 1, ratioPercent: '36', effectiveFrom: '2000-01-01' });
-    expect(res.status).toBe(403);
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('E404');
     const agent = await a.post(RATIOS, { planYear: 1, ratioPercent: '1', effectiveFrom: '2030-01-01' }, await ctx.tokenFor('AGENT'));
     expect(agent.body.code).toBe('E403');
   });

@@ -57,8 +57,11 @@ const EXPECTED: Record<string, string> = {
   'POST /api/regulatory-limits/check-contract': 'REGULATORY_LIMIT READ',
   ...crud('/api/chargeback-grades', 'CHARGEBACK_GRADE'),
   'POST /api/chargeback-grades/calculate': 'CHARGEBACK_GRADE READ',
-  // The kit always registers PUT; INSTALLMENT_RATIO has no UPDATE permission row, so nobody passes it.
-  ...crud('/api/installment-ratios', 'INSTALLMENT_RATIO'),
+  // INSTALLMENT_RATIO is READ/CREATE only: the resource registers no PUT.
+  'GET /api/installment-ratios': 'INSTALLMENT_RATIO READ',
+  'GET /api/installment-ratios/excel': 'INSTALLMENT_RATIO READ',
+  'GET /api/installment-ratios/:id': 'INSTALLMENT_RATIO READ',
+  'POST /api/installment-ratios': 'INSTALLMENT_RATIO CREATE',
   'GET /api/installment-plans': 'INSTALLMENT_PLAN READ',
   'GET /api/installment-plans/excel': 'INSTALLMENT_PLAN READ',
   'GET /api/installment-plans/:id': 'INSTALLMENT_PLAN READ',

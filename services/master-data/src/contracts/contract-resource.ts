@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { defineResource, invalid, isoTimestamp, money, zDate, zId, zMoney } from '@csp/service-kit';
 import { insertAudit, requireRow, updateAudit } from '../people-db.js';
 
@@ -105,11 +105,76 @@ const columnsOf = (b: ContractSave) => ({
   revival_date: b.revivalDate ?? null,
 });
 
+export const contractSortable: Record<string, string> = {
+  contractId: 'ct.contract_id',
+  policyNo: 'ct.policy_no',
+  contractDate: 'ct.contract_date',
+  premium: 'ct.premium',
+  agentName: 'a.agent_name',
+  status: 'ct.status',
+};
+
+const SEARCH_COLUMNS = {
+  policyNo: 'ct.policy_no',
+  contractorName: 'ct.contractor_name',
+  insuredName: 'ct.insured_name',
+  agentName: 'a.agent_name',
+} as const;
+
+/**
+ * ContractSearchParam: the common parameters (searchType policyNo | contractorName | insuredName |
+ * agentName, all four without searchType; startDate/endDate on contract_date; status) plus agentId,
+ * productId, companyId, policyNo (exact) and payCycle. One definition for the list and the export.
+ */
+export const contractFilterShape = {
+  searchType: z.enum(['policyNo', 'contractorName', 'insuredName', 'agentName']).optional(),
+  searchKeyword: z.string().trim().max(200).optional(),
+  startDate: zDate.optional(),
+  endDate: zDate.optional(),
+  status: z.enum(CONTRACT_STATUSES).optional(),
+  agentId: zId.optional(),
+  productId: zId.optional(),
+  companyId: zId.optional(),
+  policyNo: z.string().trim().max(50).optional(),
+  payCycle: z.enum(PAY_CYCLES).optional(),
+};
+export type ContractFilters = z.output<z.ZodObject<typeof contractFilterShape>>;
+
+/** Works on any select over `contractBaseQuery` (aliases ct, a, p). */
+export function applyContractFilters<Q extends SelectQueryBuilder<any, any, any>>(qb: Q, f: ContractFilters): Q {
+  let q = qb as SelectQueryBuilder<any, any, any>;
+  if (f.searchKeyword) {
+    const pattern = `%${f.searchKeyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const columns = f.searchType ? [SEARCH_COLUMNS[f.searchType]] : Object.values(SEARCH_COLUMNS);
+    q = q.where((eb) => eb.or(columns.map((c) => eb(c, 'ilike', pattern))));
+  }
+  if (f.startDate) q = q.where('ct.contract_date', '>=', f.startDate);
+  if (f.endDate) q = q.where('ct.contract_date', '<=', f.endDate);
+  if (f.status) q = q.where('ct.status', '=', f.status);
+  if (f.agentId !== undefined) q = q.where('ct.agent_id', '=', f.agentId);
+  if (f.productId !== undefined) q = q.where('ct.product_id', '=', f.productId);
+  if (f.companyId !== undefined) q = q.where('p.company_id', '=', f.companyId);
+  if (f.policyNo) q = q.where('ct.policy_no', '=', f.policyNo);
+  if (f.payCycle) q = q.where('ct.pay_cycle', '=', f.payCycle);
+  return q as Q;
+}
+
+/** Joins shared by list, detail and export. */
+export function contractBaseQuery(db: unknown) {
+  return (db as Kysely<any>)
+    .selectFrom('contract as ct')
+    .innerJoin('agent as a', 'a.agent_id', 'ct.agent_id')
+    .innerJoin('organization as o', 'o.org_id', 'a.org_id')
+    .innerJoin('product as p', 'p.product_id', 'ct.product_id')
+    .innerJoin('insurance_company as ic', 'ic.company_id', 'p.company_id')
+    .leftJoin('common_code as pc', (j) => j.onRef('pc.code', '=', 'ct.pay_cycle').on('pc.group_code', '=', 'PAY_CYCLE'))
+    .leftJoin('common_code as cs', (j) => j.onRef('cs.code', '=', 'ct.status').on('cs.group_code', '=', 'CONTRACT_STATUS'));
+}
+
 /**
  * Contracts (menu CONTRACT_LIST: READ/CREATE/UPDATE, no DELETE). policy_no is unique (B009);
- * updates carry `version` (stale -> B002). Filters: agentId, productId, companyId, policyNo,
- * status, startDate/endDate on contract_date. agentId is the recruiting agent; successions do
- * not change it.
+ * updates carry `version` (stale -> B002). agentId is the recruiting agent; successions do not
+ * change it. The /excel export is contract-export.ts (a narrower select for 1,000,000 rows).
  */
 export const contractResource = defineResource({
   name: 'Contract',
@@ -118,15 +183,7 @@ export const contractResource = defineResource({
   idColumn: 'ct.contract_id',
   menu: 'CONTRACT_LIST',
   tags: ['Contract'],
-  baseQuery: (db) =>
-    (db as unknown as Kysely<any>)
-      .selectFrom('contract as ct')
-      .innerJoin('agent as a', 'a.agent_id', 'ct.agent_id')
-      .innerJoin('organization as o', 'o.org_id', 'a.org_id')
-      .innerJoin('product as p', 'p.product_id', 'ct.product_id')
-      .innerJoin('insurance_company as ic', 'ic.company_id', 'p.company_id')
-      .leftJoin('common_code as pc', (j) => j.onRef('pc.code', '=', 'ct.pay_cycle').on('pc.group_code', '=', 'PAY_CYCLE'))
-      .leftJoin('common_code as cs', (j) => j.onRef('cs.code', '=', 'ct.status').on('cs.group_code', '=', 'CONTRACT_STATUS')),
+  baseQuery: contractBaseQuery,
   columns: [
     'ct.contract_id',
     'ct.agent_id',
@@ -202,60 +259,10 @@ export const contractResource = defineResource({
   },
   toInsert: (b, ctx) => ({ ...columnsOf(b), ...insertAudit(ctx) }),
   toUpdate: (b, ctx) => ({ ...columnsOf(b), ...updateAudit(ctx) }),
-  filters: {
-    shape: {
-      status: z.enum(CONTRACT_STATUSES).optional(),
-      agentId: zId.optional(),
-      productId: zId.optional(),
-      companyId: zId.optional(),
-      policyNo: z.string().trim().max(50).optional(),
-      payCycle: z.enum(PAY_CYCLES).optional(),
-    },
-    apply: (qb, f) => {
-      let q = qb;
-      if (f.agentId !== undefined) q = q.where('ct.agent_id', '=', f.agentId);
-      if (f.productId !== undefined) q = q.where('ct.product_id', '=', f.productId);
-      if (f.companyId !== undefined) q = q.where('p.company_id', '=', f.companyId);
-      if (f.policyNo) q = q.where('ct.policy_no', '=', f.policyNo);
-      if (f.payCycle) q = q.where('ct.pay_cycle', '=', f.payCycle);
-      return q;
-    },
-  },
-  sortable: {
-    contractId: 'ct.contract_id',
-    policyNo: 'ct.policy_no',
-    contractDate: 'ct.contract_date',
-    premium: 'ct.premium',
-    agentName: 'a.agent_name',
-    status: 'ct.status',
-  },
+  filters: { shape: contractFilterShape, apply: applyContractFilters },
+  sortable: contractSortable,
   defaultSort: 'ct.contract_id',
-  searchable: {
-    policyNo: 'ct.policy_no',
-    contractorName: 'ct.contractor_name',
-    insuredName: 'ct.insured_name',
-    agentName: 'a.agent_name',
-  },
-  dateColumn: 'ct.contract_date',
-  statusColumn: 'ct.status',
   versionColumn: 'ct.version',
   delete: false,
-  exportPerm: 'READ',
-  exportColumns: [
-    { header: 'Contract ID', key: 'contract_id' },
-    { header: 'Policy no', key: 'policy_no', width: 18 },
-    { header: 'Agent ID', key: 'agent_id' },
-    { header: 'Agent', key: 'agent_name' },
-    { header: 'Organization', key: 'org_name', width: 20 },
-    { header: 'Company', key: 'company_name', width: 20 },
-    { header: 'Product', key: 'product_name', width: 25 },
-    { header: 'Contractor', key: 'contractor_name' },
-    { header: 'Insured', key: 'insured_name' },
-    { header: 'Premium', key: 'premium', value: (r: ContractRow) => money(r.premium) },
-    { header: 'Pay cycle', key: 'pay_cycle_name' },
-    { header: 'Status', key: 'status_name' },
-    { header: 'Contract date', key: 'contract_date' },
-    { header: 'Effective date', key: 'effective_date' },
-    { header: 'Lapse date', key: 'lapse_date' },
-  ],
+  exportPerm: false,
 });

@@ -144,6 +144,7 @@ export const installmentRatioResource = defineResource({
   },
   toInsert: (b, ctx) => ({ ...columnsOf(b), ...insertAudit(ctx) }),
   toUpdate: (b, ctx) => ({ ...columnsOf(b), ...updateAudit(ctx) }),
+  update: false,
   filters: {
     shape: {
       productCategory: z.enum(PRODUCT_CATEGORIES).optional(),

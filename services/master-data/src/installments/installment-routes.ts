@@ -35,8 +35,8 @@ const params = z.object({ id: zId });
 const sortOptions = { sortable: installmentPlanSortable, defaultSort: 'ip.plan_id' };
 
 /**
- * Installment ratios through the generic resource (list, /excel, detail, create; its PUT needs
- * INSTALLMENT_RATIO/UPDATE, which the menu does not have, so no role can call it). Installment plans
+ * Installment ratios through the generic resource (list, /excel, detail, create — no update, as the
+ * menu has READ/CREATE only). Installment plans
  * are not plain CRUD: list, /excel and detail here, rows are written only by /generate and /{id}/status.
  */
 export async function registerInstallmentRoutes(app: ServiceApp): Promise<void> {

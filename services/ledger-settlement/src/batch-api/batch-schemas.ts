@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { BatchRunView, BatchStepView } from '@csp/batch';
+import { isoTimestamp, listQuery, zId, zSettleMonth } from '@csp/service-kit';
+
+export const RUN_STATUSES = ['REQUESTED', 'RUNNING', 'COMPLETED', 'FAILED'] as const;
+
+export const runQuery = z.object({
+  settleMonth: zSettleMonth,
+  companyCode: z.string().trim().min(1).max(20).optional(),
+});
+
+export const statusQuery = z.object({ jobLogId: zId.optional() });
+
+export const runsQuery = listQuery([], {
+  settleMonth: zSettleMonth.optional(),
+  status: z.enum(RUN_STATUSES).optional(),
+});
+
+export const runIdParams = z.object({ id: zId });
+
+export const failBody = z.object({ reason: z.string().trim().min(1).max(500) });
+
+export const runResp = z.object({
+  jobLogId: z.number().int(),
+  jobName: z.string(),
+  settleMonth: z.string(),
+  companyCode: z.string().nullable(),
+  status: z.enum(RUN_STATUSES),
+  runAttempt: z.number().int(),
+  /** Steps with a row / completed with work / skipped / failed. */
+  totalCount: z.number().int(),
+  successCount: z.number().int(),
+  errorCount: z.number().int(),
+  skippedCount: z.number().int(),
+  errorMessage: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
+  requestedBy: z.number().int().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const stepResp = z.object({
+  jobLogId: z.number().int(),
+  stepName: z.string(),
+  stepSeq: z.number().int(),
+  status: z.enum(RUN_STATUSES),
+  skipped: z.boolean(),
+  skipReason: z.string().nullable(),
+  /** Records of the step (summed over chunks). */
+  totalCount: z.number().int(),
+  successCount: z.number().int(),
+  errorCount: z.number().int(),
+  skippedCount: z.number().int(),
+  errorMessage: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
+  chunkCount: z.number().int(),
+  chunksCompleted: z.number().int(),
+  /** successCount per second of durationMs; null while running or when too short to measure. */
+  rowsPerSecond: z.number().int().nullable(),
+});
+
+export const statusResp = z.object({ run: runResp, steps: z.array(stepResp) });
+
+// int8 columns arrive as numbers or strings depending on the pool's type parser.
+const num = (v: number | string) => Number(v);
+const numOrNull = (v: number | string | null) => (v === null ? null : Number(v));
+
+export function toRunResp(v: BatchRunView): z.input<typeof runResp> {
+  return {
+    jobLogId: num(v.jobLogId),
+    jobName: v.jobName,
+    settleMonth: v.settleMonth,
+    companyCode: v.companyCode,
+    status: v.status,
+    runAttempt: num(v.runAttempt),
+    totalCount: num(v.totalCount),
+    successCount: num(v.successCount),
+    errorCount: num(v.errorCount),
+    skippedCount: num(v.skippedCount),
+    errorMessage: v.errorMessage,
+    startedAt: isoTimestamp(v.startedAt),
+    endedAt: isoTimestamp(v.endedAt),
+    durationMs: numOrNull(v.durationMs),
+    requestedBy: numOrNull(v.requestedBy),
+    createdAt: isoTimestamp(v.createdAt)!,
+    updatedAt: isoTimestamp(v.updatedAt)!,
+  };
+}
+
+export function toStepResp(v: BatchStepView): z.input<typeof stepResp> {
+  const durationMs = numOrNull(v.durationMs);
+  const success = num(v.successCount);
+  return {
+    jobLogId: num(v.jobLogId),
+    stepName: v.stepName,
+    stepSeq: num(v.stepSeq),
+    status: v.status,
+    skipped: v.skipped,
+    skipReason: v.skipReason,
+    totalCount: num(v.totalCount),
+    successCount: success,
+    errorCount: num(v.errorCount),
+    skippedCount: num(v.skippedCount),
+    errorMessage: v.errorMessage,
+    startedAt: isoTimestamp(v.startedAt),
+    endedAt: isoTimestamp(v.endedAt),
+    durationMs,
+    chunkCount: v.chunkCount,
+    chunksCompleted: v.chunksCompleted,
+    rowsPerSecond:
+      v.status === 'COMPLETED' && durationMs !== null && durationMs > 0 ? Math.round((success * 1000) / durationMs) : null,
+  };
+}
