@@ -47,13 +47,41 @@ CREATE INDEX recruit_ledger_month_agent_idx ON recruit_ledger (settle_month, age
 CREATE INDEX recruit_ledger_agent_month_idx ON recruit_ledger (agent_id, settle_month);
 CREATE INDEX recruit_ledger_raw_idx ON recruit_ledger (raw_id) WHERE raw_id IS NOT NULL;
 
-CREATE TABLE maintain_ledger (LIKE recruit_ledger INCLUDING DEFAULTS INCLUDING CONSTRAINTS);
-CREATE SEQUENCE maintain_ledger_ledger_id_seq OWNED BY maintain_ledger.ledger_id;
-ALTER TABLE maintain_ledger ALTER COLUMN ledger_id SET DEFAULT nextval('maintain_ledger_ledger_id_seq');
-ALTER TABLE maintain_ledger ADD CONSTRAINT maintain_ledger_pkey PRIMARY KEY (ledger_id);
-ALTER TABLE maintain_ledger ADD CONSTRAINT maintain_ledger_key_uq UNIQUE (contract_id, settle_month, commission_year);
-ALTER TABLE maintain_ledger ADD CONSTRAINT maintain_ledger_contract_fk FOREIGN KEY (contract_id) REFERENCES contract (contract_id);
-ALTER TABLE maintain_ledger ADD CONSTRAINT maintain_ledger_agent_fk FOREIGN KEY (agent_id) REFERENCES agent (agent_id);
+CREATE TABLE maintain_ledger (
+  ledger_id               bigserial     PRIMARY KEY,
+  contract_id             bigint        NOT NULL REFERENCES contract (contract_id),
+  agent_id                bigint        NOT NULL REFERENCES agent (agent_id),
+  policy_no               varchar(50),
+  company_code            varchar(20),
+  product_code            varchar(30),
+  insurance_type          varchar(30),
+  commission_year         integer       NOT NULL CHECK (commission_year >= 1),
+  premium                 numeric(15,2) NOT NULL DEFAULT 0,
+  pay_method              varchar(12),
+  company_rate            numeric(7,4)  NOT NULL DEFAULT 0,
+  company_amount          numeric(15,2) NOT NULL DEFAULT 0,
+  payout_rate             numeric(7,4)  NOT NULL DEFAULT 0,
+  agent_amount            numeric(15,2) NOT NULL DEFAULT 0,
+  tax_amount              numeric(15,2) NOT NULL DEFAULT 0,
+  reported_premium        numeric(15,2),
+  reported_company_amount numeric(15,2),
+  reconcile_status        varchar(10)   NOT NULL DEFAULT 'PENDING' CHECK (reconcile_status IN ('PENDING', 'MATCHED', 'DIFF')),
+  reconcile_diff          numeric(15,2),
+  advance_yn              char(1)       NOT NULL DEFAULT 'N' CHECK (advance_yn IN ('Y', 'N')),
+  advance_amount          numeric(15,2) NOT NULL DEFAULT 0,
+  chargeback_yn           char(1)       NOT NULL DEFAULT 'N' CHECK (chargeback_yn IN ('Y', 'N')),
+  settle_month            char(6)       NOT NULL CHECK (settle_month ~ '^[0-9]{4}(0[1-9]|1[0-2])$'),
+  status                  varchar(12)   NOT NULL DEFAULT 'CALCULATED' CHECK (status IN ('CALCULATED', 'CONFIRMED', 'HOLD', 'PAID')),
+  raw_id                  bigint,
+  run_id                  bigint,
+  calc_basis              jsonb,
+  version                 integer       NOT NULL DEFAULT 0,
+  created_at              timestamptz   NOT NULL DEFAULT now(),
+  updated_at              timestamptz   NOT NULL DEFAULT now(),
+  created_by              bigint,
+  updated_by              bigint,
+  CONSTRAINT maintain_ledger_key_uq UNIQUE (contract_id, settle_month, commission_year)
+);
 CREATE INDEX maintain_ledger_month_agent_idx ON maintain_ledger (settle_month, agent_id);
 CREATE INDEX maintain_ledger_agent_month_idx ON maintain_ledger (agent_id, settle_month);
 CREATE INDEX maintain_ledger_raw_idx ON maintain_ledger (raw_id) WHERE raw_id IS NOT NULL;
@@ -209,9 +237,9 @@ BEGIN
     EXECUTE format('COMMENT ON COLUMN %I.commission_year IS %L', t, '1 = recruit, 2 to 5 = maintain');
     EXECUTE format('COMMENT ON COLUMN %I.premium IS %L', t, 'Contract premium the system figures are computed on');
     EXECUTE format('COMMENT ON COLUMN %I.pay_method IS %L', t, 'Pay cycle of the contract (MONTHLY, QUARTERLY, SEMI_ANNUAL, ANNUAL, SINGLE)');
-    EXECUTE format('COMMENT ON COLUMN %I.company_rate IS %L', t, 'Company commission rate (%%) of the year, as of the contract date; missing = 0');
+    EXECUTE format('COMMENT ON COLUMN %I.company_rate IS %L', t, 'Company commission rate (%) of the year, as of the contract date; missing = 0');
     EXECUTE format('COMMENT ON COLUMN %I.company_amount IS %L', t, 'pct(premium, company_rate)');
-    EXECUTE format('COMMENT ON COLUMN %I.payout_rate IS %L', t, 'Payout rate (%%) of the agent''s grade, insurance type and year; missing = 0');
+    EXECUTE format('COMMENT ON COLUMN %I.payout_rate IS %L', t, 'Payout rate (%) of the agent''s grade, insurance type and year; missing = 0');
     EXECUTE format('COMMENT ON COLUMN %I.agent_amount IS %L', t, 'pct(company_amount, payout_rate): the commission counted in the settlement');
     EXECUTE format('COMMENT ON COLUMN %I.tax_amount IS %L', t, 'pct(agent_amount, 3.3)');
     EXECUTE format('COMMENT ON COLUMN %I.reported_premium IS %L', t, 'Premium reported by the carrier (transformData); NULL = not reported');

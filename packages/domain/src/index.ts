@@ -17,3 +17,4 @@ export * from './installment.js';
 export * from './succession.js';
 export * from './override.js';
 export * from './masking.js';
+export * from './ledger-reconcile.js';

@@ -1,0 +1,196 @@
+import type pg from 'pg';
+import {
+  AGENT_COLUMNS,
+  CHARGEBACK_RULE_COLUMNS,
+  COMMISSION_RATE_COLUMNS,
+  COMPANY_COLUMNS,
+  ORG_COLUMNS,
+  OVERRIDE_RULE_COLUMNS,
+  PAYOUT_RULE_COLUMNS,
+  PRODUCT_COLUMNS,
+  agentRows,
+  chargebackRuleRows,
+  commissionRateRows,
+  companyRows,
+  orgRows,
+  overrideRuleRows,
+  payoutRuleRows,
+  planStructure,
+  productRows,
+} from './book-plan.js';
+import { addMonths, isoDate, parseIsoDate, settleMonthOf } from './calendar.js';
+import { CONTRACT_COLUMNS, HISTORY_MONTHS, SUCCESSION_COLUMNS, contractStream } from './contract-stream.js';
+import { copyRows } from './copy-rows.js';
+import { createPrng } from './prng.js';
+
+export interface DemoBookOptions {
+  agents: number;
+  contracts: number;
+  seed: string | number;
+  /** 'YYYY-MM-DD' (default: today in UTC). Contract dates lie in the 60 months before its month. */
+  today?: string;
+  /** Add a book although agents exist already. */
+  force?: boolean;
+  log?: (message: string) => void;
+}
+
+export interface DemoBookResult {
+  seed: string;
+  today: string;
+  /** The latest complete settle month (the month before `today`). */
+  lastClosedMonth: string;
+  firstContractMonth: string;
+  orgs: number;
+  branches: number;
+  teams: number;
+  agents: number;
+  companies: number;
+  products: number;
+  commissionRates: number;
+  payoutRules: number;
+  overrideRules: number;
+  chargebackRules: number;
+  contracts: number;
+  lapses: number;
+  successions: number;
+  agentIds: { first: number; last: number };
+  contractIds: { first: number; last: number };
+  timings: { masterMs: number; contractsMs: number; commitMs: number; analyzeMs: number; totalMs: number };
+}
+
+export class DemoDataExistsError extends Error {
+  constructor(agents: number) {
+    super(`the database already has ${agents} agents; pass --force to add a demo book anyway`);
+    this.name = 'DemoDataExistsError';
+  }
+}
+
+const SEQUENCES: Array<[table: string, column: string]> = [
+  ['organization', 'org_id'],
+  ['agent', 'agent_id'],
+  ['insurance_company', 'company_id'],
+  ['product', 'product_id'],
+  ['contract', 'contract_id'],
+];
+
+async function maxId(client: pg.PoolClient, table: string, column: string): Promise<number> {
+  const { rows } = await client.query<{ max: string | number | null }>(`SELECT max(${column}) AS max FROM ${table}`);
+  return Number(rows[0]?.max ?? 0);
+}
+
+async function isEmpty(client: pg.PoolClient, table: string): Promise<boolean> {
+  const { rows } = await client.query(`SELECT 1 FROM ${table} LIMIT 1`);
+  return rows.length === 0;
+}
+
+function utcToday(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/**
+ * Loads a reproducible demo book (same seed, counts and `today` -> same rows) in one transaction:
+ * an HQ/BR/TM tree, agents, 3-5 companies with products, commission rates for years 1..5, payout
+ * rules per grade/insurance type/year, override rules (some capped), chargeback rules, contracts
+ * over five years with ~8 % lapses, and a few hundred successions. Bulk rows go through COPY.
+ * Needs the migrated schema (V010/V011). Payout and override rules are added only when none exist.
+ */
+export async function generateDemoBook(pool: pg.Pool, options: DemoBookOptions): Promise<DemoBookResult> {
+  if (!Number.isInteger(options.agents) || options.agents < 3) throw new RangeError('agents must be an integer >= 3');
+  if (!Number.isInteger(options.contracts) || options.contracts < 0) throw new RangeError('contracts must be an integer >= 0');
+  const log = options.log ?? (() => {});
+  const seed = String(options.seed);
+  const today = options.today ?? utcToday();
+  const todayParts = parseIsoDate(today);
+  const currentMonth = { year: todayParts.year, month: todayParts.month };
+  const started = performance.now();
+  const rng = createPrng(`${seed}|${options.agents}|${options.contracts}`);
+
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    // One generator at a time: a second one waits here, then sees the first one's agents.
+    await client.query('LOCK TABLE agent IN SHARE ROW EXCLUSIVE MODE');
+    const existing = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM agent')).rows[0]!.n);
+    if (existing > 0 && !options.force) throw new DemoDataExistsError(existing);
+
+    const base = {
+      org: await maxId(client, 'organization', 'org_id'),
+      agent: await maxId(client, 'agent', 'agent_id'),
+      company: await maxId(client, 'insurance_company', 'company_id'),
+      product: await maxId(client, 'product', 'product_id'),
+    };
+    const contractBase = await maxId(client, 'contract', 'contract_id');
+    const plan = planStructure(rng, options.agents, base);
+    const joinDate = isoDate(addMonths(currentMonth, -(HISTORY_MONTHS + 12)), 1);
+    const leaveDate = isoDate(addMonths(currentMonth, -1), 1);
+
+    await copyRows(client, 'organization', ORG_COLUMNS, orgRows(plan));
+    await copyRows(client, 'agent', AGENT_COLUMNS, agentRows(rng, plan, joinDate, leaveDate));
+    await copyRows(client, 'insurance_company', COMPANY_COLUMNS, companyRows(plan));
+    await copyRows(client, 'product', PRODUCT_COLUMNS, productRows(plan));
+    const commissionRates = await copyRows(client, 'commission_rate', COMMISSION_RATE_COLUMNS, commissionRateRows(rng, plan));
+    const payoutRules = (await isEmpty(client, 'payout_rule'))
+      ? await copyRows(client, 'payout_rule', PAYOUT_RULE_COLUMNS, payoutRuleRows(rng))
+      : 0;
+    const overrideRules = (await isEmpty(client, 'override_rule'))
+      ? await copyRows(client, 'override_rule', OVERRIDE_RULE_COLUMNS, overrideRuleRows())
+      : 0;
+    const chargebackRules = await copyRows(client, 'chargeback_rule', CHARGEBACK_RULE_COLUMNS, chargebackRuleRows(rng, plan));
+    const masterMs = performance.now() - started;
+    log(`master data: ${plan.orgs.length} orgs, ${plan.agents.length} agents, ${plan.products.length} products (${Math.round(masterMs)} ms)`);
+
+    const contractsStarted = performance.now();
+    const stream = contractStream(rng, {
+      plan,
+      count: options.contracts,
+      firstId: contractBase + 1,
+      currentMonth,
+      successionTarget: Math.min(300, Math.floor(options.contracts / 100)),
+    });
+    await copyRows(client, 'contract', CONTRACT_COLUMNS, stream.rows());
+    await copyRows(client, 'contract_succession', SUCCESSION_COLUMNS, stream.successions);
+    const contractsMs = performance.now() - contractsStarted;
+    log(`contracts: ${stream.stats.contracts} (${stream.stats.lapses} lapsed, ${stream.stats.successions} successions) in ${Math.round(contractsMs)} ms`);
+
+    const commitStarted = performance.now();
+    for (const [table, column] of SEQUENCES) {
+      await client.query(
+        `SELECT setval(pg_get_serial_sequence('${table}', '${column}'), greatest((SELECT max(${column}) FROM ${table}), 1))`,
+      );
+    }
+    await client.query('COMMIT');
+    const commitMs = performance.now() - commitStarted;
+
+    const analyzeStarted = performance.now();
+    await client.query('ANALYZE organization, agent, insurance_company, product, contract, contract_succession, commission_rate, payout_rule, override_rule, chargeback_rule');
+    const analyzeMs = performance.now() - analyzeStarted;
+
+    return {
+      seed,
+      today,
+      lastClosedMonth: settleMonthOf(addMonths(currentMonth, -1)),
+      firstContractMonth: settleMonthOf(addMonths(currentMonth, -HISTORY_MONTHS)),
+      orgs: plan.orgs.length,
+      branches: plan.orgs.filter((o) => o.type === 'BR').length,
+      teams: plan.teams.length,
+      agents: plan.agents.length,
+      companies: plan.companies.length,
+      products: plan.products.length,
+      commissionRates,
+      payoutRules,
+      overrideRules,
+      chargebackRules,
+      contracts: stream.stats.contracts,
+      lapses: stream.stats.lapses,
+      successions: stream.stats.successions,
+      agentIds: { first: base.agent + 1, last: base.agent + plan.agents.length },
+      contractIds: { first: contractBase + 1, last: contractBase + stream.stats.contracts },
+      timings: { masterMs, contractsMs, commitMs, analyzeMs, totalMs: performance.now() - started },
+    };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
