@@ -91,18 +91,26 @@ async function generate(pool: ReturnType<typeof createPool>): Promise<void> {
       SELECT 1 + (p % 5), 'BP' || p, 'Bench Product ' || p, (ARRAY['LIFE','NON_LIFE','ANNUITY','SAVINGS','HEALTH'])[1 + p % 5],
              (ARRAY['LIFE','ANNUITY','SAVINGS','EXCLUDED_AUTO','EXCLUDED_HEALTH'])[1 + p % 5]
       FROM generate_series(1, 50) p;`);
-  await pool.query(
-    `INSERT INTO contract (agent_id, product_id, policy_no, contractor_name, insured_name, premium, pay_cycle, pay_period,
-                           coverage_period, status, contract_date, effective_date, lapse_date)
-     SELECT 1 + (i % 2000), 1 + (i % 50), 'BENCH' || lpad(i::text, 9, '0'), 'Holder ' || (i % 50000), 'Insured ' || (i % 70000),
-            round((1000 + (i::bigint * 7919) % 300000)::numeric + (i % 100) / 100.0, 2),
-            (ARRAY['MONTHLY','QUARTERLY','SEMI_ANNUAL','ANNUAL','SINGLE'])[1 + i % 5], 10 + i % 20, 20 + i % 60,
-            CASE WHEN i % 10 = 0 THEN 'LAPSE' ELSE 'ACTIVE' END,
-            date '2018-01-01' + (i % 2500), date '2018-01-02' + (i % 2500),
-            CASE WHEN i % 10 = 0 THEN date '2019-01-01' + (i % 2000) END
-     FROM generate_series(1, $1::int) i`,
-    [CONTRACTS],
-  );
+  // One session with foreign-key triggers off (bench data is consistent by construction).
+  const client = await pool.connect();
+  try {
+    await client.query('SET session_replication_role = replica');
+    await client.query(
+      `INSERT INTO contract (agent_id, product_id, policy_no, contractor_name, insured_name, premium, pay_cycle, pay_period,
+                             coverage_period, status, contract_date, effective_date, lapse_date)
+       SELECT 1 + (i % 2000), 1 + (i % 50), 'BENCH' || lpad(i::text, 9, '0'), 'Holder ' || (i % 50000), 'Insured ' || (i % 70000),
+              round((1000 + (i::bigint * 7919) % 300000)::numeric + (i % 100) / 100.0, 2),
+              (ARRAY['MONTHLY','QUARTERLY','SEMI_ANNUAL','ANNUAL','SINGLE'])[1 + i % 5], 10 + i % 20, 20 + i % 60,
+              CASE WHEN i % 10 = 0 THEN 'LAPSE' ELSE 'ACTIVE' END,
+              date '2018-01-01' + (i % 2500), date '2018-01-02' + (i % 2500),
+              CASE WHEN i % 10 = 0 THEN date '2019-01-01' + (i % 2000) END
+       FROM generate_series(1, $1::int) i`,
+      [CONTRACTS],
+    );
+  } finally {
+    await client.query('RESET session_replication_role');
+    client.release();
+  }
   await pool.query('ANALYZE');
 }
 

@@ -14,11 +14,17 @@ export interface PoolOptions {
 }
 
 export function createPool(options: PoolOptions): pg.Pool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName,
   });
+  // An idle client dying (database restart, DROP ... WITH (FORCE)) must not crash the process;
+  // the pool replaces it on the next checkout.
+  pool.on('error', (err) => {
+    if ((err as { code?: string }).code !== '57P01') console.error(`[pg pool] idle client error: ${err.message}`);
+  });
+  return pool;
 }
 
 export type Db = Kysely<Database>;

@@ -83,6 +83,8 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
   const app = Fastify({
     loggerInstance: logger,
     genReqId: requestIdOf,
+    // Services sit behind the gateway: take the client address from X-Forwarded-For set by a local/private hop.
+    trustProxy: ['127.0.0.1', '::1', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'],
     bodyLimit: 10 * 1024 * 1024,
     frameworkErrors: (error, _request, reply) => {
       void (reply as FastifyReply).code(400).send(fail('BAD_REQUEST', error.message));

@@ -1,3 +1,4 @@
+/// <reference types="@fastify/jwt" preserve="true" />
 import fp from 'fastify-plugin';
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';

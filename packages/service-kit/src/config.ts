@@ -12,7 +12,7 @@ const baseShape = {
   JWT_SECRET: z.string().min(1).optional(),
   ENCRYPT_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  FILE_STORAGE_DIR: z.string().min(1).default('./data/files'),
+  FILE_STORAGE_DIR: z.string().min(1).default('.data/files'),
 };
 
 type BaseShape = typeof baseShape;

@@ -1,9 +1,9 @@
 import httpProxy from '@fastify/http-proxy';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RawServerBase } from 'fastify';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance, HookHandlerDoneFunction } from 'fastify';
 import { Pool } from 'undici';
 import type { GatewayConfig } from './config.js';
 import { failure } from './envelope.js';
+import { createForwarder, type AnyReply, type AnyRequest } from './forward.js';
 import { loginRateLimitRouteConfig } from './rate-limit.js';
 import { PUBLIC_PREFIXES, ROUTE_TABLE, SERVICE_NAMES, type ServiceName } from './route-table.js';
 
@@ -29,55 +29,6 @@ export function createUpstreamPools(config: GatewayConfig): UpstreamPools {
   ) as UpstreamPools;
 }
 
-type AnyRequest = FastifyRequest<any, RawServerBase, any>;
-type AnyReply = FastifyReply<any, RawServerBase, any, any>;
-type ProxyErrorHandler = (reply: AnyReply, error: { error: Error }) => void;
-
-function upstreamErrorHandler(service: ServiceName): ProxyErrorHandler {
-  return (reply, { error }) => {
-    if (reply.sent) return;
-    // reply-from wraps a response (headers) timeout as FST_REPLY_FROM_GATEWAY_TIMEOUT; everything else
-    // (refused, reset, connect timeout, unknown host) means the service is not there.
-    const timedOut = (error as { code?: string }).code === 'FST_REPLY_FROM_GATEWAY_TIMEOUT';
-    void reply
-      .code(timedOut ? 504 : 503)
-      .header('content-type', 'application/json; charset=utf-8')
-      .send(
-        failure('INTERNAL_ERROR', timedOut ? `${service} did not respond in time` : `${service} is unavailable`),
-      );
-  };
-}
-
-/** Request id to the service, and the client address so services can log who called. */
-function forwardHeaders(request: AnyRequest, headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  headers['x-request-id'] = request.id;
-  const forwardedFor = headers['x-forwarded-for'];
-  headers['x-forwarded-for'] = forwardedFor ? `${String(forwardedFor)}, ${request.ip}` : request.ip;
-  headers['x-forwarded-proto'] = request.protocol;
-  if (request.host) headers['x-forwarded-host'] = request.host;
-  return headers;
-}
-
-/** Bodies up to this size are read whole and sent in one write with the headers. */
-const BUFFERED_BODY_MAX = 64 * 1024;
-
-/**
- * Most answers are small JSON with a content-length: buffering them costs less CPU than piping a
- * stream (one socket write instead of several). Anything larger, or chunked (spreadsheet exports,
- * downloads), streams through as it arrives.
- */
-function sendUpstreamResponse(_request: AnyRequest, reply: AnyReply, res: { stream: NodeJS.ReadableStream }): void {
-  const length = Number(reply.getHeader('content-length'));
-  if (!(length >= 0 && length <= BUFFERED_BODY_MAX)) {
-    void reply.send(res.stream);
-    return;
-  }
-  const chunks: Buffer[] = [];
-  res.stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.stream.once('end', () => void reply.send(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-  res.stream.once('error', (err: Error) => void reply.send(err));
-}
-
 const BEARER = /^bearer\s+\S/i;
 
 /**
@@ -100,16 +51,10 @@ function isPublic(prefix: string): boolean {
 export async function registerProxies(app: FastifyInstance, config: GatewayConfig, pools: UpstreamPools): Promise<void> {
   const base = (service: ServiceName) => ({
     upstream: config.upstreams[service],
+    // http-proxy matches the prefix, validates the path and passes bodies through as streams; the
+    // forwarder sends the request over the service's pool.
     undici: pools[service],
-    disableRequestLogging: true,
-    // A GET on a keep-alive socket the service just closed is retried once; a 503 from a service is not.
-    retryMethods: ['GET', 'HEAD', 'OPTIONS'] as ('GET' | 'HEAD' | 'OPTIONS')[],
-    replyOptions: {
-      retriesCount: 1,
-      onError: upstreamErrorHandler(service),
-      onResponse: sendUpstreamResponse,
-      rewriteRequestHeaders: forwardHeaders,
-    },
+    handler: createForwarder(service, pools[service]),
   });
 
   // The login route gets its own registration so that the rate limit applies to it alone.

@@ -98,6 +98,8 @@ describe('contracts', () => {
     expect(await ids('status=LAPSE')).toEqual(['POL-0003']);
     expect(await ids('startDate=2024-02-01&endDate=2024-03-05')).toEqual(['POL-0002', 'POL-0003']);
     expect(await ids('policyNo=POL-0002')).toEqual(['POL-0002']);
+    expect(await ids('searchType=agentName&searchKeyword=two')).toEqual(['POL-0003']);
+    expect(await ids('searchKeyword=lee')).toEqual(['POL-0001']);
     expect(await ids('sortField=premium&sortOrder=DESC')).toEqual(['POL-0001', 'POL-0003', 'POL-0002']);
     const page = (await a.get('/api/contracts?pageSize=2&pageNum=2')).body.data;
     expect(page).toMatchObject({ pageNum: 2, pageSize: 2, pages: 2, total: 3 });
@@ -187,5 +189,8 @@ describe('contracts', () => {
       ['POL-0003', '700.00', 'Lapsed'],
       ['POL-0001', '200000.00', 'In force'],
     ]);
+    const lapsed = await readSheet((await a.get('/api/contracts/excel?status=LAPSE&startDate=2024-03-01')).raw);
+    expect(lapsed.rows.map((r) => [r[1], r[14]])).toEqual([['POL-0003', '2024-09-30']]);
+    expect((await a.get('/api/contracts/excel?sortField=created_at')).body.code).toBe('E411');
   });
 });

@@ -74,7 +74,13 @@ export function planStructure(rng: Prng, agentCount: number, base: IdBase): Stru
   const teams: number[] = [];
   for (let t = 0; t < teamCount; t++) {
     teams.push(++orgId);
-    orgs.push({ orgId, parentOrgId: branchIds[t % branches]!, name: `Demo Team ${t + 1}`, type: 'TM', level: 3 });
+    orgs.push({
+      orgId,
+      parentOrgId: branchIds[t % branches]!,
+      name: `Demo Team ${t + 1}`,
+      type: 'TM',
+      level: 3,
+    });
   }
 
   // Managers first (HQ director, branch managers, team leaders), then consultants spread over teams.
@@ -102,11 +108,23 @@ export function planStructure(rng: Prng, agentCount: number, base: IdBase): Stru
     const companyId = base.company + c + 1;
     const life = c % 2 === 0;
     const code = `DC${String(companyId).padStart(3, '0')}`;
-    companies.push({ companyId, code, name: `Demo ${life ? 'Life' : 'General'} Insurance ${c + 1}`, type: life ? 'LIFE' : 'NON_LIFE' });
-    const types = life ? (['LIFE', 'ANNUITY', 'SAVINGS', 'HEALTH'] as const) : (['NON_LIFE', 'HEALTH', 'AUTO', 'LIFE'] as const);
+    companies.push({
+      companyId,
+      code,
+      name: `Demo ${life ? 'Life' : 'General'} Insurance ${c + 1}`,
+      type: life ? 'LIFE' : 'NON_LIFE',
+    });
+    const types = life
+      ? (['LIFE', 'ANNUITY', 'SAVINGS', 'HEALTH'] as const)
+      : (['NON_LIFE', 'HEALTH', 'AUTO', 'LIFE'] as const);
     const count = rng.int(4, 7);
     for (let p = 0; p < count; p++) {
-      products.push({ productId: ++productId, companyId, companyCode: code, insuranceType: types[p % types.length]! });
+      products.push({
+        productId: ++productId,
+        companyId,
+        companyCode: code,
+        insuranceType: types[p % types.length]!,
+      });
     }
   }
   return { orgs, teams, agents, agentsByTeam, companies, products };
@@ -117,9 +135,23 @@ export function planStructure(rng: Prng, agentCount: number, base: IdBase): Stru
 export function orgRows(plan: StructurePlan): CopyValue[][] {
   return plan.orgs.map((o) => [o.orgId, o.parentOrgId, o.name, o.type, o.level, 'Seoul', RULES_FROM, true]);
 }
-export const ORG_COLUMNS = ['org_id', 'parent_org_id', 'org_name', 'org_type', 'org_level', 'region', 'effective_from', 'is_active'];
+export const ORG_COLUMNS = [
+  'org_id',
+  'parent_org_id',
+  'org_name',
+  'org_type',
+  'org_level',
+  'region',
+  'effective_from',
+  'is_active',
+];
 
-export function agentRows(rng: Prng, plan: StructurePlan, joinDate: string, leaveDate: string): CopyValue[][] {
+export function agentRows(
+  rng: Prng,
+  plan: StructurePlan,
+  joinDate: string,
+  leaveDate: string,
+): CopyValue[][] {
   return plan.agents.map((a) => [
     a.agentId,
     a.orgId,
@@ -135,7 +167,17 @@ export function agentRows(rng: Prng, plan: StructurePlan, joinDate: string, leav
   ]);
 }
 export const AGENT_COLUMNS = [
-  'agent_id', 'org_id', 'grade_id', 'agent_name', 'license_no', 'phone', 'status', 'join_date', 'leave_date', 'tax_type', 'vat_type',
+  'agent_id',
+  'org_id',
+  'grade_id',
+  'agent_name',
+  'license_no',
+  'phone',
+  'status',
+  'join_date',
+  'leave_date',
+  'tax_type',
+  'vat_type',
 ];
 
 export function companyRows(plan: StructurePlan): CopyValue[][] {
@@ -157,19 +199,41 @@ export function productRows(plan: StructurePlan): CopyValue[][] {
   ]);
 }
 export const PRODUCT_COLUMNS = [
-  'product_id', 'company_id', 'product_code', 'product_name', 'insurance_type', 'product_group', 'pay_period_type', 'is_active', 'launch_date',
+  'product_id',
+  'company_id',
+  'product_code',
+  'product_name',
+  'insurance_type',
+  'product_group',
+  'pay_period_type',
+  'is_active',
+  'launch_date',
 ];
 
 /** Company rate per product and commission year 1..5 (year 1 high, maintain years low). */
 export function commissionRateRows(rng: Prng, plan: StructurePlan): CopyValue[][] {
-  const ranges: Array<[number, number]> = [[3000, 8000], [800, 1500], [500, 1000], [300, 800], [200, 500]];
+  const ranges: Array<[number, number]> = [
+    [3000, 8000],
+    [800, 1500],
+    [500, 1000],
+    [300, 800],
+    [200, 500],
+  ];
   const rows: CopyValue[][] = [];
   for (const p of plan.products) {
-    ranges.forEach(([lo, hi], y) => rows.push([p.productId, y + 1, (rng.int(lo, hi) / 100).toFixed(2), RULES_FROM, 1]));
+    ranges.forEach(([lo, hi], y) =>
+      rows.push([p.productId, y + 1, (rng.int(lo, hi) / 100).toFixed(2), RULES_FROM, 1]),
+    );
   }
   return rows;
 }
-export const COMMISSION_RATE_COLUMNS = ['product_id', 'commission_year', 'rate_pct', 'effective_from', 'version'];
+export const COMMISSION_RATE_COLUMNS = [
+  'product_id',
+  'commission_year',
+  'rate_pct',
+  'effective_from',
+  'version',
+];
 
 /** Payout per grade, insurance type and year: higher grades keep a larger share. */
 export function payoutRuleRows(rng: Prng): CopyValue[][] {
@@ -183,7 +247,14 @@ export function payoutRuleRows(rng: Prng): CopyValue[][] {
   }
   return rows;
 }
-export const PAYOUT_RULE_COLUMNS = ['grade_id', 'insurance_type', 'commission_year', 'payout_pct', 'effective_from', 'version'];
+export const PAYOUT_RULE_COLUMNS = [
+  'grade_id',
+  'insurance_type',
+  'commission_year',
+  'payout_pct',
+  'effective_from',
+  'version',
+];
 
 /** Overrides up the tree; the manager levels are capped. */
 export function overrideRuleRows(): CopyValue[][] {
@@ -195,13 +266,21 @@ export function overrideRuleRows(): CopyValue[][] {
     [GRADE.BR_MANAGER, GRADE.HQ_DIRECTOR, '2.0000', '200000.00', RULES_FROM],
   ];
 }
-export const OVERRIDE_RULE_COLUMNS = ['from_grade', 'to_grade', 'override_pct', 'cap_amount', 'effective_from'];
+export const OVERRIDE_RULE_COLUMNS = [
+  'from_grade',
+  'to_grade',
+  'override_pct',
+  'cap_amount',
+  'effective_from',
+];
 
 /** Per company and insurance type: full chargeback in year 1 (in 3 installments for some), half in year 2, 20 % after. */
 export function chargebackRuleRows(rng: Prng, plan: StructurePlan): CopyValue[][] {
   const rows: CopyValue[][] = [];
   for (const c of plan.companies) {
-    const types = new Set(plan.products.filter((p) => p.companyId === c.companyId).map((p) => p.insuranceType));
+    const types = new Set(
+      plan.products.filter((p) => p.companyId === c.companyId).map((p) => p.insuranceType),
+    );
     for (const type of types) {
       const installments = rng.chance(0.5);
       rows.push([c.code, type, 0, 12, '100.0000', false, installments, installments ? 3 : 1, RULES_FROM, 1]);
@@ -212,6 +291,14 @@ export function chargebackRuleRows(rng: Prng, plan: StructurePlan): CopyValue[][
   return rows;
 }
 export const CHARGEBACK_RULE_COLUMNS = [
-  'company_code', 'insurance_type', 'lapse_month_from', 'lapse_month_to', 'cb_rate', 'include_override', 'installment_allowed',
-  'max_installments', 'effective_from', 'version',
+  'company_code',
+  'insurance_type',
+  'lapse_month_from',
+  'lapse_month_to',
+  'cb_rate',
+  'include_override',
+  'installment_allowed',
+  'max_installments',
+  'effective_from',
+  'version',
 ];

@@ -9,7 +9,8 @@ const USAGE = `usage: pnpm demo-data -- [--agents N] [--contracts M] [--seed S] 
 function positiveInt(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const n = Number(text.replaceAll('_', ''));
-  if (!Number.isInteger(n) || n < 0) throw new RangeError(`--${name} must be a non-negative integer, got '${text}'`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new RangeError(`--${name} must be a non-negative integer, got '${text}'`);
   return n;
 }
 
@@ -17,7 +18,10 @@ function positiveInt(name: string, text: string | undefined, fallback: number): 
  * The demo-data command: migrates the database, then loads a seeded demo book. Returns the exit
  * code. A database that already has agents is left alone (exit 0 with a notice) unless --force.
  */
-export async function runDemoDataCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runDemoDataCli(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const { values } = parseArgs({
     args: argv.filter((a) => a !== '--'),
     options: {
@@ -35,7 +39,8 @@ export async function runDemoDataCli(argv: readonly string[], env: NodeJS.Proces
     console.log(USAGE);
     return 0;
   }
-  const databaseUrl = values['database-url'] ?? env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/commission';
+  const databaseUrl =
+    values['database-url'] ?? env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/commission';
   const pool = createPool({ connectionString: databaseUrl, max: 2, applicationName: 'demo-data' });
   try {
     await migrate(pool);

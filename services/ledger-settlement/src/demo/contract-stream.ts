@@ -5,10 +5,30 @@ import { personName } from './names.js';
 import type { Prng } from './prng.js';
 
 export const CONTRACT_COLUMNS = [
-  'contract_id', 'agent_id', 'product_id', 'policy_no', 'contractor_name', 'insured_name', 'premium', 'pay_cycle', 'pay_period',
-  'coverage_period', 'status', 'contract_date', 'effective_date', 'lapse_date', 'revival_date',
+  'contract_id',
+  'agent_id',
+  'product_id',
+  'policy_no',
+  'contractor_name',
+  'insured_name',
+  'premium',
+  'pay_cycle',
+  'pay_period',
+  'coverage_period',
+  'status',
+  'contract_date',
+  'effective_date',
+  'lapse_date',
+  'revival_date',
 ];
-export const SUCCESSION_COLUMNS = ['contract_id', 'from_agent_id', 'to_agent_id', 'effective_month', 'status', 'reason'];
+export const SUCCESSION_COLUMNS = [
+  'contract_id',
+  'from_agent_id',
+  'to_agent_id',
+  'effective_month',
+  'status',
+  'reason',
+];
 
 const PAY_CYCLES = [
   ['MONTHLY', 80],
@@ -36,11 +56,18 @@ export interface ContractPlanInput {
   successionTarget: number;
 }
 
-/** Chosen before streaming, so those contracts can be shaped (old enough, not lapsed). */
-function chooseSuccessionIndexes(rng: Prng, count: number, target: number): Set<number> {
+/** Contracts per month, oldest month first (HISTORY_MONTHS entries, as even as possible). */
+function monthCounts(count: number): number[] {
+  const per = Math.floor(count / HISTORY_MONTHS);
+  const extra = count % HISTORY_MONTHS;
+  return Array.from({ length: HISTORY_MONTHS }, (_, i) => per + (i >= HISTORY_MONTHS - extra ? 1 : 0));
+}
+
+/** Chosen before streaming among contracts at least 14 months old (their maintain years have started). */
+function chooseSuccessionIndexes(rng: Prng, oldEnough: number, target: number): Set<number> {
   const chosen = new Set<number>();
-  const want = Math.min(target, Math.floor(count / 4));
-  while (chosen.size < want) chosen.add(rng.int(0, count - 1));
+  const want = Math.min(target, Math.floor(oldEnough / 4));
+  while (chosen.size < want) chosen.add(rng.int(0, oldEnough - 1));
   return chosen;
 }
 
@@ -50,7 +77,10 @@ function chooseSuccessionIndexes(rng: Prng, count: number, target: number): Set<
  */
 export function contractStream(rng: Prng, input: ContractPlanInput) {
   const { plan, count, firstId, currentMonth } = input;
-  const successionAt = chooseSuccessionIndexes(rng, count, input.successionTarget);
+  // Contract ids grow with the contract date, as in a real book (and index-friendly for COPY).
+  const perMonth = monthCounts(count);
+  const oldEnough = perMonth.slice(0, HISTORY_MONTHS - 13).reduce((a, b) => a + b, 0);
+  const successionAt = chooseSuccessionIndexes(rng, oldEnough, input.successionTarget);
   const successions: CopyValue[][] = [];
   const stats: ContractStats = { contracts: 0, lapses: 0, revived: 0, successions: 0 };
   const agentCount = plan.agents.length;
@@ -58,7 +88,10 @@ export function contractStream(rng: Prng, input: ContractPlanInput) {
 
   function successorOf(agentIndex: number): number | undefined {
     const team = plan.agents[agentIndex]!.team;
-    const mates = team >= 0 ? plan.agentsByTeam[team]!.filter((i) => i !== agentIndex && plan.agents[i]!.status === 'ACTIVE') : [];
+    const mates =
+      team >= 0
+        ? plan.agentsByTeam[team]!.filter((i) => i !== agentIndex && plan.agents[i]!.status === 'ACTIVE')
+        : [];
     if (mates.length > 0) return plan.agents[rng.pick(mates)]!.agentId;
     if (agentCount < 2) return undefined;
     const other = (agentIndex + 1 + rng.int(0, agentCount - 2)) % agentCount;
@@ -66,58 +99,73 @@ export function contractStream(rng: Prng, input: ContractPlanInput) {
   }
 
   function* rows(): Generator<CopyValue[]> {
-    for (let i = 0; i < count; i++) {
-      const contractId = firstId + i;
-      const agentIndex = rng.int(0, agentCount - 1);
-      const agent = plan.agents[agentIndex]!;
-      const product = plan.products[rng.int(0, productCount - 1)]!;
-      const succession = successionAt.has(i);
-      // Succession contracts are at least 14 months old so their maintain years have started.
-      const monthsBack = succession ? rng.int(14, HISTORY_MONTHS) : rng.int(1, HISTORY_MONTHS);
+    let i = 0;
+    for (let m = 0; m < HISTORY_MONTHS; m++) {
+      const monthsBack = HISTORY_MONTHS - m;
       const month = addMonths(currentMonth, -monthsBack);
-      const contractDate = isoDate(month, rng.int(1, daysIn(month)));
-      const payCycle = rng.weighted(PAY_CYCLES);
-      let status = 'ACTIVE';
-      let lapseDate: string | null = null;
-      let revivalDate: string | null = null;
-      if (!succession && monthsBack > 1 && rng.chance(LAPSE_SHARE)) {
-        const lapseMonth = addMonths(month, rng.int(1, monthsBack - 1));
-        lapseDate = isoDate(lapseMonth, rng.int(1, daysIn(lapseMonth)));
-        status = 'LAPSE';
-        stats.lapses++;
-        if (rng.chance(0.05)) {
-          status = 'REVIVE';
-          revivalDate = lapseDate;
-          stats.revived++;
-        }
+      const lastDay = daysIn(month);
+      const days = Array.from({ length: perMonth[m]! }, () => rng.int(1, lastDay)).sort((a, b) => a - b);
+      for (const day of days) {
+        yield contractRow(i, monthsBack, month, isoDate(month, day));
+        i++;
       }
-      if (succession) {
-        const to = successorOf(agentIndex);
-        if (to !== undefined) {
-          const effective = addMonths(currentMonth, -rng.int(0, Math.min(12, monthsBack - 13)));
-          successions.push([contractId, agent.agentId, to, settleMonthOf(effective), 'ACTIVE', 'Demo hand-over']);
-          stats.successions++;
-        }
-      }
-      stats.contracts++;
-      yield [
-        contractId,
-        agent.agentId,
-        product.productId,
-        `DM${String(contractId).padStart(10, '0')}`,
-        personName(rng),
-        personName(rng),
-        `${rng.int(20, 300) * 1000}.00`,
-        payCycle,
-        rng.pick([5, 10, 20]),
-        rng.pick([10, 20, 30, 80]),
-        status,
-        contractDate,
-        contractDate,
-        lapseDate,
-        revivalDate,
-      ];
     }
+  }
+
+  function contractRow(i: number, monthsBack: number, month: YearMonth, contractDate: string): CopyValue[] {
+    const contractId = firstId + i;
+    const agentIndex = rng.int(0, agentCount - 1);
+    const agent = plan.agents[agentIndex]!;
+    const product = plan.products[rng.int(0, productCount - 1)]!;
+    const succession = successionAt.has(i);
+    const payCycle = rng.weighted(PAY_CYCLES);
+    let status = 'ACTIVE';
+    let lapseDate: string | null = null;
+    let revivalDate: string | null = null;
+    if (!succession && monthsBack > 1 && rng.chance(LAPSE_SHARE)) {
+      const lapseMonth = addMonths(month, rng.int(1, monthsBack - 1));
+      lapseDate = isoDate(lapseMonth, rng.int(1, daysIn(lapseMonth)));
+      status = 'LAPSE';
+      stats.lapses++;
+      if (rng.chance(0.05)) {
+        status = 'REVIVE';
+        revivalDate = lapseDate;
+        stats.revived++;
+      }
+    }
+    if (succession) {
+      const to = successorOf(agentIndex);
+      if (to !== undefined) {
+        const effective = addMonths(currentMonth, -rng.int(0, Math.min(12, monthsBack - 13)));
+        successions.push([
+          contractId,
+          agent.agentId,
+          to,
+          settleMonthOf(effective),
+          'ACTIVE',
+          'Demo hand-over',
+        ]);
+        stats.successions++;
+      }
+    }
+    stats.contracts++;
+    return [
+      contractId,
+      agent.agentId,
+      product.productId,
+      `DM${String(contractId).padStart(10, '0')}`,
+      personName(rng),
+      personName(rng),
+      `${rng.int(20, 300) * 1000}.00`,
+      payCycle,
+      rng.pick([5, 10, 20]),
+      rng.pick([10, 20, 30, 80]),
+      status,
+      contractDate,
+      contractDate,
+      lapseDate,
+      revivalDate,
+    ];
   }
 
   return { rows, successions, stats };

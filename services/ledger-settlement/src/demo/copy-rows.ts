@@ -9,7 +9,9 @@ export type CopyValue = string | number | boolean | null;
 function encode(value: CopyValue): string {
   if (value === null) return '\\N';
   if (typeof value !== 'string') return String(value);
-  return value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+  return value.replace(/[\\\t\n\r]/g, (c) =>
+    c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
+  );
 }
 
 async function* lines(rows: Iterable<CopyValue[]>, batch: number): AsyncGenerator<string> {

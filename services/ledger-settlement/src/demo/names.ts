@@ -1,7 +1,43 @@
 import type { Prng } from './prng.js';
 
-const FAMILY = ['Kim', 'Lee', 'Park', 'Choi', 'Jung', 'Kang', 'Cho', 'Yoon', 'Jang', 'Lim', 'Han', 'Oh', 'Seo', 'Shin', 'Kwon', 'Hwang'];
-const SYLLABLES = ['min', 'jun', 'seo', 'yeon', 'ji', 'woo', 'hyun', 'soo', 'eun', 'ha', 'jin', 'young', 'ho', 'na', 'rin', 'tae', 'kyung', 'sung'];
+const FAMILY = [
+  'Kim',
+  'Lee',
+  'Park',
+  'Choi',
+  'Jung',
+  'Kang',
+  'Cho',
+  'Yoon',
+  'Jang',
+  'Lim',
+  'Han',
+  'Oh',
+  'Seo',
+  'Shin',
+  'Kwon',
+  'Hwang',
+];
+const SYLLABLES = [
+  'min',
+  'jun',
+  'seo',
+  'yeon',
+  'ji',
+  'woo',
+  'hyun',
+  'soo',
+  'eun',
+  'ha',
+  'jin',
+  'young',
+  'ho',
+  'na',
+  'rin',
+  'tae',
+  'kyung',
+  'sung',
+];
 
 /** A made-up romanised Korean name ("Park Minseo"); demo data carries no real personal data. */
 export function personName(rng: Prng): string {

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=ledger.js.map

@@ -1,0 +1,179 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { DateString, DefaultedTimestamp, Numeric, Timestamp } from './platform.js';
+
+/** Payment, deductions, statements, accounting and tax (migration V032, owned by payment-tax). */
+
+type Version = ColumnType<number, number | undefined, number>;
+/** numeric column with a database default */
+type DefaultedNumeric = ColumnType<string, string | number | undefined, string | number>;
+
+export type PaymentStatus = 'PENDING' | 'SENT' | 'SUCCESS' | 'FAIL';
+export type DeductionType = 'LOAN' | 'ADVANCE' | 'GUARANTEE' | 'DUES' | 'AD' | 'CHARGEBACK_PENDING' | 'OTHER';
+export type DeductionStatus = 'PENDING' | 'APPLIED' | 'CANCELLED';
+export type AccountType = 'DEBIT' | 'CREDIT' | 'BOTH';
+export type AccountingLedgerType = 'RECRUIT' | 'MAINTAIN';
+export type ReportFileStatus = 'PENDING' | 'COMPLETED';
+export type StatementType = 'MONTHLY' | 'ANNUAL' | 'PROOF';
+export type StatementFileFormat = 'XLSX' | 'PDF';
+export type StatementIssueStatus = 'GENERATED' | 'SENT' | 'DOWNLOADED' | 'CANCELLED';
+
+interface Audit {
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+  created_by: number | null;
+  updated_by: number | null;
+}
+
+export interface PaymentTable extends Audit {
+  payment_id: Generated<number>;
+  settle_id: number | null;
+  agent_id: number;
+  settle_month: string;
+  bank_code: string | null;
+  /** ciphertext (FieldCipher) */
+  account_no: string | null;
+  amount: Numeric;
+  transfer_date: DateString | null;
+  status: Generated<PaymentStatus>;
+  result_code: string | null;
+  result_msg: string | null;
+  pay_file_ref: number | null;
+  income_tax_amount: DefaultedNumeric;
+  local_tax_amount: DefaultedNumeric;
+  vat_amount: DefaultedNumeric;
+  deduction_amount: DefaultedNumeric;
+  net_amount: Numeric;
+  tax_calculated_at: Timestamp | null;
+  version: Version;
+}
+
+export interface AgentDeductionTable extends Audit {
+  deduction_id: Generated<number>;
+  agent_id: number;
+  settle_month: string;
+  deduction_type: DeductionType;
+  amount: Numeric;
+  status: Generated<DeductionStatus>;
+  description: string | null;
+  applied_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+  version: Version;
+}
+
+export interface PaymentDeductionDetailTable {
+  detail_id: Generated<number>;
+  payment_id: number;
+  deduction_id: number;
+  amount: Numeric;
+  created_at: DefaultedTimestamp;
+  created_by: number | null;
+}
+
+export interface AccountCodeTable extends Audit {
+  account_code: string;
+  account_name: string;
+  account_type: AccountType;
+  description: string | null;
+  is_active: Generated<boolean>;
+  sort_order: Generated<number>;
+}
+
+export interface ContractAccountingEntryTable {
+  entry_id: Generated<number>;
+  contract_id: number;
+  ledger_type: AccountingLedgerType;
+  ledger_id: number;
+  settle_month: string;
+  agent_id: number;
+  company_code: string | null;
+  debit_account_code: string;
+  credit_account_code: string;
+  amount: Numeric;
+  /** NULL until the entry is closed (posted) */
+  journal_no: string | null;
+  posted_at: Timestamp | null;
+  run_id: number | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface AgentAnnualIncomeTable {
+  income_id: Generated<number>;
+  agent_id: number;
+  settle_year: number;
+  total_amount: DefaultedNumeric;
+  total_income_tax: DefaultedNumeric;
+  total_local_tax: DefaultedNumeric;
+  total_vat: DefaultedNumeric;
+  total_net: DefaultedNumeric;
+  payment_count: Generated<number>;
+  run_id: number | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface WithholdingTaxReportTable {
+  report_id: Generated<number>;
+  /** 'YYYY-Qn' */
+  settle_quarter: string;
+  agent_id: number;
+  org_id: number | null;
+  total_income: DefaultedNumeric;
+  total_withheld: DefaultedNumeric;
+  total_local_tax: DefaultedNumeric;
+  payment_count: Generated<number>;
+  file_status: Generated<ReportFileStatus>;
+  completed_by: number | null;
+  completed_at: Timestamp | null;
+  run_id: number | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface VatReportTable {
+  report_id: Generated<number>;
+  settle_quarter: string;
+  total_sales: DefaultedNumeric;
+  total_purchase: DefaultedNumeric;
+  total_vat_payable: DefaultedNumeric;
+  tax_invoice_count: Generated<number>;
+  file_status: Generated<ReportFileStatus>;
+  completed_by: number | null;
+  completed_at: Timestamp | null;
+  run_id: number | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface CommissionStatementTable {
+  statement_id: Generated<number>;
+  agent_id: number;
+  settle_month: string;
+  statement_type: Generated<StatementType>;
+  gross_amount: DefaultedNumeric;
+  income_tax_amount: DefaultedNumeric;
+  local_tax_amount: DefaultedNumeric;
+  vat_amount: DefaultedNumeric;
+  deduction_amount: DefaultedNumeric;
+  net_amount: DefaultedNumeric;
+  file_id: number | null;
+  file_format: Generated<StatementFileFormat>;
+  issue_status: Generated<StatementIssueStatus>;
+  issued_at: Timestamp | null;
+  issued_by: number | null;
+  version: Version;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface PaymentTaxTables {
+  payment: PaymentTable;
+  agent_deduction: AgentDeductionTable;
+  payment_deduction_detail: PaymentDeductionDetailTable;
+  account_code: AccountCodeTable;
+  contract_accounting_entry: ContractAccountingEntryTable;
+  agent_annual_income: AgentAnnualIncomeTable;
+  withholding_tax_report: WithholdingTaxReportTable;
+  vat_report: VatReportTable;
+  commission_statement: CommissionStatementTable;
+}

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=platform.js.map

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { SERVICE_NAMES } from './route-table.js';
+/** Environment variable holding each upstream's base URL, and its local default (DECISIONS.md ports). */
+export const UPSTREAM_ENV = {
+    'auth-platform': { env: 'AUTH_PLATFORM_URL', defaultUrl: 'http://127.0.0.1:8101' },
+    'master-data': { env: 'MASTER_DATA_URL', defaultUrl: 'http://127.0.0.1:8102' },
+    intake: { env: 'INTAKE_URL', defaultUrl: 'http://127.0.0.1:8103' },
+    'ledger-settlement': { env: 'LEDGER_SETTLEMENT_URL', defaultUrl: 'http://127.0.0.1:8104' },
+    'payment-tax': { env: 'PAYMENT_TAX_URL', defaultUrl: 'http://127.0.0.1:8105' },
+    analytics: { env: 'ANALYTICS_URL', defaultUrl: 'http://127.0.0.1:8106' },
+};
+const positiveInt = (fallback) => z.coerce.number().int().positive().default(fallback);
+const envSchema = z.object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: positiveInt(8080),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+    LOGIN_RATE_LIMIT: positiveInt(10),
+    LOGIN_RATE_WINDOW_MS: positiveInt(60_000),
+    UPSTREAM_CONNECT_TIMEOUT_MS: positiveInt(3_000),
+    UPSTREAM_RESPONSE_TIMEOUT_MS: positiveInt(300_000),
+    UPSTREAM_CONNECTIONS: positiveInt(128),
+    HEALTH_TIMEOUT_MS: positiveInt(1_500),
+    OPENAPI_CACHE_MS: positiveInt(30_000),
+    ...Object.fromEntries(SERVICE_NAMES.map((s) => [UPSTREAM_ENV[s].env, z.url().default(UPSTREAM_ENV[s].defaultUrl)])),
+});
+/** Reads and validates the gateway's environment once; throws (refusing to start) on bad values. */
+export function loadGatewayConfig(env = process.env) {
+    const parsed = envSchema.safeParse(env);
+    if (!parsed.success) {
+        const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+        throw new Error(`Invalid gateway configuration: ${problems}`);
+    }
+    const e = parsed.data;
+    const upstreams = Object.fromEntries(SERVICE_NAMES.map((s) => [s, e[UPSTREAM_ENV[s].env].replace(/\/+$/, '')]));
+    return {
+        nodeEnv: e.NODE_ENV,
+        host: e.HOST,
+        port: e.PORT,
+        logLevel: e.LOG_LEVEL,
+        trustProxy: e.TRUST_PROXY === 'true',
+        upstreams,
+        loginRateLimit: { max: e.LOGIN_RATE_LIMIT, windowMs: e.LOGIN_RATE_WINDOW_MS },
+        connectTimeoutMs: e.UPSTREAM_CONNECT_TIMEOUT_MS,
+        responseTimeoutMs: e.UPSTREAM_RESPONSE_TIMEOUT_MS,
+        connectionsPerUpstream: e.UPSTREAM_CONNECTIONS,
+        healthTimeoutMs: e.HEALTH_TIMEOUT_MS,
+        openApiCacheMs: e.OPENAPI_CACHE_MS,
+    };
+}
+//# sourceMappingURL=config.js.map

@@ -1,0 +1,76 @@
+import type { Trx } from '@csp/batch';
+import { sql } from 'kysely';
+import type { LedgerTable } from '../transform/record-mapper.js';
+import type { LedgerWrite } from '../transform/resolve-ledger-row.js';
+
+export interface PendingLedgerWrite extends LedgerWrite {
+  rawId: number;
+}
+
+/** Settle rows in these states freeze the agent's month: the batch leaves its ledger rows alone. */
+const LOCKED_SETTLE_STATUSES = ['CONFIRMED', 'HOLD', 'PAID'];
+
+function keyOf(w: LedgerWrite): string {
+  return `${w.contractId}:${w.commissionYear}`;
+}
+
+/**
+ * Writes the carrier figures onto the ledger rows (contract_id, settle_month, commission_year) of one
+ * table: a missing row is inserted with the contract's descriptive fields, an existing CALCULATED row
+ * gets reported_premium, reported_company_amount and raw_id replaced and reconcile_status PENDING.
+ * Rows that are not CALCULATED, and rows of agents whose settle row of the month is
+ * CONFIRMED/HOLD/PAID, are not touched. Several records of one key in the same call: the highest
+ * raw_id is written (replace semantics, as across chunks) and the others point to the same row.
+ * Returns ledger_id per raw_id written; raw ids absent from the result were left alone.
+ */
+export async function upsertReportedFigures(
+  trx: Trx,
+  table: LedgerTable,
+  settleMonth: string,
+  writes: readonly PendingLedgerWrite[],
+): Promise<Map<number, number>> {
+  const mapped = new Map<number, number>();
+  if (writes.length === 0) return mapped;
+  const lastByKey = new Map<string, PendingLedgerWrite>();
+  for (const w of [...writes].sort((a, b) => a.rawId - b.rawId)) lastByKey.set(keyOf(w), w);
+  const rows = [...lastByKey.values()];
+  const col = <K extends keyof PendingLedgerWrite>(k: K) => rows.map((r) => r[k]);
+
+  const { rows: written } = await sql<{ ledger_id: number; contract_id: number; commission_year: number }>`
+    INSERT INTO ${sql.table(table)} AS t (
+      contract_id, agent_id, commission_year, policy_no, company_code, product_code, insurance_type, premium,
+      pay_method, reported_premium, reported_company_amount, raw_id, reconcile_status, settle_month)
+    SELECT u.contract_id, u.agent_id, u.commission_year, u.policy_no, u.company_code, u.product_code,
+           u.insurance_type, u.premium, u.pay_method, u.reported_premium, u.reported_company_amount, u.raw_id,
+           'PENDING', ${settleMonth}::char(6)
+    FROM unnest(
+      ${col('contractId')}::bigint[], ${col('agentId')}::bigint[], ${col('commissionYear')}::int[],
+      ${col('policyNo')}::text[], ${col('companyCode')}::text[], ${col('productCode')}::text[],
+      ${col('insuranceType')}::text[], ${col('premium')}::numeric[], ${col('payMethod')}::text[],
+      ${col('reportedPremium')}::numeric[], ${col('reportedCompanyAmount')}::numeric[], ${col('rawId')}::bigint[]
+    ) AS u (contract_id, agent_id, commission_year, policy_no, company_code, product_code, insurance_type, premium,
+            pay_method, reported_premium, reported_company_amount, raw_id)
+    WHERE NOT EXISTS (
+      SELECT 1 FROM settle_master s
+      WHERE s.agent_id = u.agent_id AND s.settle_month = ${settleMonth} AND s.status IN (${sql.join(LOCKED_SETTLE_STATUSES)}))
+    ON CONFLICT (contract_id, settle_month, commission_year) DO UPDATE SET
+      reported_premium = EXCLUDED.reported_premium,
+      reported_company_amount = EXCLUDED.reported_company_amount,
+      raw_id = EXCLUDED.raw_id,
+      reconcile_status = 'PENDING',
+      reconcile_diff = NULL,
+      version = t.version + 1,
+      updated_at = now()
+    WHERE t.status = 'CALCULATED'
+      AND NOT EXISTS (
+        SELECT 1 FROM settle_master s
+        WHERE s.agent_id = t.agent_id AND s.settle_month = t.settle_month AND s.status IN (${sql.join(LOCKED_SETTLE_STATUSES)}))
+    RETURNING ledger_id, contract_id, commission_year`.execute(trx);
+
+  const ledgerByKey = new Map(written.map((r) => [`${r.contract_id}:${r.commission_year}`, r.ledger_id]));
+  for (const w of writes) {
+    const ledgerId = ledgerByKey.get(keyOf(w));
+    if (ledgerId !== undefined) mapped.set(w.rawId, ledgerId);
+  }
+  return mapped;
+}

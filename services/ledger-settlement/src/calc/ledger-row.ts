@@ -1,0 +1,198 @@
+import {
+  calcCommission,
+  formatMoney,
+  formatRate,
+  lookupCommissionRate,
+  lookupPayoutRate,
+  reconcileLedgerAmount,
+  type SuccessionRow,
+} from '@csp/domain';
+import { payoutKey, type Pricing, type RateRow, type PayoutRow } from './pricing.js';
+
+export type LedgerKind = 'RECRUIT' | 'MAINTAIN';
+
+/** The contract columns steps 4 and 5 read (explicit list). */
+export interface ContractRow {
+  contract_id: number;
+  agent_id: number;
+  product_id: number;
+  policy_no: string;
+  premium: string;
+  pay_cycle: string;
+  status: string;
+  contract_date: string | null;
+}
+
+/** One recruit/maintain ledger row as written (numeric values as strings). */
+export interface LedgerRow {
+  contractId: number;
+  agentId: number;
+  policyNo: string;
+  companyCode: string | null;
+  productCode: string | null;
+  insuranceType: string | null;
+  commissionYear: number;
+  premium: string;
+  payMethod: string;
+  companyRate: string;
+  companyAmount: string;
+  payoutRate: string;
+  agentAmount: string;
+  taxAmount: string;
+  reconcileStatus: string;
+  reconcileDiff: string | null;
+  calcBasis: string;
+}
+
+export interface ExistingLedgerRow {
+  contract_id: number;
+  commission_year: number;
+  agent_id: number;
+  status: string;
+  raw_id: number | null;
+  reported_company_amount: string | null;
+}
+
+export function ledgerKey(contractId: number, commissionYear: number): string {
+  return `${contractId}:${commissionYear}`;
+}
+
+function rateBasis(rate: RateRow | undefined) {
+  return rate
+    ? {
+        rateId: rate.rateId,
+        version: rate.version,
+        ratePct: formatRate(rate.ratePct),
+        effectiveFrom: rate.effectiveFrom,
+        effectiveTo: rate.effectiveTo,
+      }
+    : null;
+}
+
+function payoutBasis(rule: PayoutRow | undefined) {
+  return rule
+    ? {
+        ruleId: rule.ruleId,
+        version: rule.version,
+        payoutPct: formatRate(rule.payoutPct),
+        effectiveFrom: rule.effectiveFrom,
+        effectiveTo: rule.effectiveTo,
+      }
+    : null;
+}
+
+export interface ComputeInput {
+  kind: LedgerKind;
+  contract: ContractRow;
+  commissionYear: number;
+  /** The agent paid (successor for a maintain row with an effective succession). */
+  agentId: number;
+  succession: SuccessionRow | undefined;
+  pricing: Pricing;
+  runId: number;
+  today: string;
+  /** Insurer figure already on the row (transformData). */
+  reported: string | null;
+}
+
+/**
+ * Rules 2/3 (+10) for one contract: rates as of the contract date, amounts by the domain.
+ * undefined when the paid agent does not exist (rule 2: no ledger row).
+ */
+export function computeLedgerRow(input: ComputeInput): LedgerRow | undefined {
+  const { contract, pricing, commissionYear } = input;
+  const agent = pricing.agents.get(input.agentId);
+  if (!agent) return undefined;
+  const product = pricing.products.get(contract.product_id);
+  const insuranceType = product?.insuranceType ?? null;
+  const rateDate = contract.contract_date ?? input.today;
+  const rate = lookupCommissionRate(pricing.ratesByProduct.get(contract.product_id) ?? [], {
+    productId: contract.product_id,
+    commissionYear,
+    date: rateDate,
+    payMethod: contract.pay_cycle,
+    premium: contract.premium,
+  });
+  const payout =
+    insuranceType === null
+      ? undefined
+      : lookupPayoutRate(pricing.payoutsByGradeType.get(payoutKey(agent.gradeId, insuranceType)) ?? [], {
+          gradeId: agent.gradeId,
+          insuranceType,
+          commissionYear,
+          date: rateDate,
+          payMethod: contract.pay_cycle,
+        });
+  const amounts = calcCommission({
+    premium: contract.premium,
+    companyRate: rate?.ratePct ?? null,
+    payoutRate: payout?.payoutPct ?? null,
+  });
+  const threshold = pricing.config.reconThreshold;
+  const recon = reconcileLedgerAmount(input.reported, amounts.companyAmount, threshold);
+  const basis = {
+    step: input.kind === 'RECRUIT' ? 'calcRecruit' : 'calcMaintain',
+    runId: input.runId,
+    rateDate,
+    commissionYear,
+    premium: formatMoney(contract.premium),
+    payMethod: contract.pay_cycle,
+    gradeId: agent.gradeId,
+    insuranceType,
+    companyRate: rateBasis(rate),
+    payoutRule: payoutBasis(payout),
+    contractAgentId: contract.agent_id,
+    succession: input.succession
+      ? {
+          successionId: input.succession.successionId,
+          fromAgentId: input.succession.fromAgentId,
+          toAgentId: input.succession.toAgentId,
+          effectiveMonth: input.succession.effectiveMonth,
+        }
+      : null,
+    reconcile:
+      recon.diff === null
+        ? null
+        : { reported: formatMoney(input.reported!), threshold, diff: formatMoney(recon.diff) },
+  };
+  return {
+    contractId: contract.contract_id,
+    agentId: input.agentId,
+    policyNo: contract.policy_no,
+    companyCode: product?.companyCode ?? null,
+    productCode: product?.productCode ?? null,
+    insuranceType,
+    commissionYear,
+    premium: formatMoney(contract.premium),
+    payMethod: contract.pay_cycle,
+    companyRate: formatRate(rate?.ratePct ?? '0'),
+    companyAmount: formatMoney(amounts.companyAmount),
+    payoutRate: formatRate(payout?.payoutPct ?? '0'),
+    agentAmount: formatMoney(amounts.agentAmount),
+    taxAmount: formatMoney(amounts.tax),
+    reconcileStatus: recon.status,
+    reconcileDiff: recon.diff === null ? null : formatMoney(recon.diff),
+    calcBasis: JSON.stringify(basis),
+  };
+}
+
+/** A stale row kept for its insurer figures: system figures 0, reconciled against 0. */
+export function staleReconcile(kind: LedgerKind, row: ExistingLedgerRow, runId: number, threshold: string) {
+  const recon = reconcileLedgerAmount(row.reported_company_amount, '0', threshold);
+  return {
+    contractId: row.contract_id,
+    commissionYear: row.commission_year,
+    reconcileStatus: recon.status,
+    reconcileDiff: recon.diff === null ? null : formatMoney(recon.diff),
+    calcBasis: JSON.stringify({
+      step: kind === 'RECRUIT' ? 'calcRecruit' : 'calcMaintain',
+      runId,
+      stale: true,
+      reason: 'not eligible in this month',
+      reconcile:
+        recon.diff === null
+          ? null
+          : { reported: formatMoney(row.reported_company_amount!), threshold, diff: formatMoney(recon.diff) },
+    }),
+  };
+}

@@ -1,0 +1,100 @@
+import type { Trx } from '@csp/batch';
+import { sql } from 'kysely';
+import type { ExistingLedgerRow, LedgerRow } from './ledger-row.js';
+
+export type LedgerTable = 'recruit_ledger' | 'maintain_ledger';
+
+/** The month's existing rows of a contract-id range (to keep insurer data and to find stale rows). */
+export async function loadExistingLedgerRows(
+  trx: Trx,
+  table: LedgerTable,
+  settleMonth: string,
+  range: { from: number; to: number },
+  companyCode: string | undefined,
+): Promise<ExistingLedgerRow[]> {
+  const { rows } = await sql<ExistingLedgerRow>`
+    SELECT contract_id, commission_year, agent_id, status, raw_id, reported_company_amount
+    FROM ${sql.table(table)}
+    WHERE settle_month = ${settleMonth}
+      AND contract_id BETWEEN ${range.from} AND ${range.to}
+      ${companyCode === undefined ? sql`` : sql`AND company_code = ${companyCode}`}`.execute(trx);
+  return rows;
+}
+
+/**
+ * Multi-row upsert (one statement per chunk, unnest of column arrays). Rows that are no longer CALCULATED
+ * are not touched; returns how many rows were written. Insurer columns (reported_*, raw_id) are kept.
+ */
+export async function upsertLedgerRows(
+  trx: Trx,
+  table: LedgerTable,
+  settleMonth: string,
+  runId: number,
+  rows: readonly LedgerRow[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const col = <K extends keyof LedgerRow>(k: K) => rows.map((r) => r[k]);
+  const { rows: written } = await sql<{ contract_id: number }>`
+    INSERT INTO ${sql.table(table)} AS t (
+      contract_id, agent_id, policy_no, company_code, product_code, insurance_type, commission_year, premium,
+      pay_method, company_rate, company_amount, payout_rate, agent_amount, tax_amount, reconcile_status,
+      reconcile_diff, calc_basis, settle_month, run_id)
+    SELECT u.*, ${settleMonth}::char(6), ${runId}::bigint
+    FROM unnest(
+      ${col('contractId')}::bigint[], ${col('agentId')}::bigint[], ${col('policyNo')}::text[],
+      ${col('companyCode')}::text[], ${col('productCode')}::text[], ${col('insuranceType')}::text[],
+      ${col('commissionYear')}::int[], ${col('premium')}::numeric[], ${col('payMethod')}::text[],
+      ${col('companyRate')}::numeric[], ${col('companyAmount')}::numeric[], ${col('payoutRate')}::numeric[],
+      ${col('agentAmount')}::numeric[], ${col('taxAmount')}::numeric[], ${col('reconcileStatus')}::text[],
+      ${col('reconcileDiff')}::numeric[], ${col('calcBasis')}::jsonb[]) AS u
+    ON CONFLICT (contract_id, settle_month, commission_year) DO UPDATE SET
+      agent_id = EXCLUDED.agent_id, policy_no = EXCLUDED.policy_no, company_code = EXCLUDED.company_code,
+      product_code = EXCLUDED.product_code, insurance_type = EXCLUDED.insurance_type, premium = EXCLUDED.premium,
+      pay_method = EXCLUDED.pay_method, company_rate = EXCLUDED.company_rate,
+      company_amount = EXCLUDED.company_amount, payout_rate = EXCLUDED.payout_rate,
+      agent_amount = EXCLUDED.agent_amount, tax_amount = EXCLUDED.tax_amount,
+      reconcile_status = EXCLUDED.reconcile_status, reconcile_diff = EXCLUDED.reconcile_diff,
+      calc_basis = EXCLUDED.calc_basis, run_id = EXCLUDED.run_id, version = t.version + 1, updated_at = now()
+    WHERE t.status = 'CALCULATED'
+    RETURNING contract_id`.execute(trx);
+  return written.length;
+}
+
+/** Removes stale computed-only rows (no insurer data) of the given keys, CALCULATED only. */
+export async function deleteLedgerRows(
+  trx: Trx,
+  table: LedgerTable,
+  settleMonth: string,
+  keys: readonly { contractId: number; commissionYear: number }[],
+): Promise<number> {
+  if (keys.length === 0) return 0;
+  const result = await sql`
+    DELETE FROM ${sql.table(table)} t
+    USING unnest(${keys.map((k) => k.contractId)}::bigint[], ${keys.map((k) => k.commissionYear)}::int[]) AS k(contract_id, commission_year)
+    WHERE t.settle_month = ${settleMonth} AND t.contract_id = k.contract_id
+      AND t.commission_year = k.commission_year AND t.status = 'CALCULATED'
+      AND t.raw_id IS NULL AND t.reported_company_amount IS NULL`.execute(trx);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** Stale rows that carry insurer data: system figures reset to 0, reconciled against 0. */
+export async function zeroLedgerRows(
+  trx: Trx,
+  table: LedgerTable,
+  settleMonth: string,
+  runId: number,
+  rows: readonly { contractId: number; commissionYear: number; reconcileStatus: string; reconcileDiff: string | null; calcBasis: string }[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const result = await sql`
+    UPDATE ${sql.table(table)} t SET
+      company_rate = 0, company_amount = 0, payout_rate = 0, agent_amount = 0, tax_amount = 0,
+      reconcile_status = k.reconcile_status, reconcile_diff = k.reconcile_diff, calc_basis = k.calc_basis,
+      run_id = ${runId}, version = t.version + 1, updated_at = now()
+    FROM unnest(${rows.map((r) => r.contractId)}::bigint[], ${rows.map((r) => r.commissionYear)}::int[],
+                ${rows.map((r) => r.reconcileStatus)}::text[], ${rows.map((r) => r.reconcileDiff)}::numeric[],
+                ${rows.map((r) => r.calcBasis)}::jsonb[]) AS k(contract_id, commission_year, reconcile_status, reconcile_diff, calc_basis)
+    WHERE t.settle_month = ${settleMonth} AND t.contract_id = k.contract_id
+      AND t.commission_year = k.commission_year AND t.status = 'CALCULATED'`.execute(trx);
+  return Number(result.numAffectedRows ?? 0);
+}

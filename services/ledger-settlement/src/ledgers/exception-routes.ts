@@ -1,0 +1,185 @@
+import type { Kysely, Transaction } from 'kysely';
+import { z } from 'zod';
+import { AppError, envelope, invalid, notFound, ok, perm, zId, zMoney, zSettleMonth, type ServiceApp } from '@csp/service-kit';
+
+const MENU = 'LEDGER_EXCEPTION';
+const tags = ['Ledger'];
+
+export const exceptionRegisterReq = z
+  .object({
+    agentId: zId,
+    settleMonth: zSettleMonth,
+    exceptionCode: z.string().trim().min(1).max(30),
+    amount: zMoney.refine((v) => !v.startsWith('-') && !/^0*(\.0*)?$/.test(v), 'must be greater than 0'),
+    reason: z.string().trim().min(1).max(1000),
+    contractId: zId.optional(),
+    recurringYn: z.enum(['Y', 'N']).default('N'),
+    recurringUntil: zSettleMonth.optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.recurringYn === 'Y' && !b.recurringUntil) {
+      ctx.addIssue({ code: 'custom', path: ['recurringUntil'], message: 'is required when recurringYn is Y' });
+    }
+    if (b.recurringUntil && b.recurringUntil < b.settleMonth) {
+      ctx.addIssue({ code: 'custom', path: ['recurringUntil'], message: 'must not be before settleMonth' });
+    }
+  });
+
+const rejectReq = z.object({ reason: z.string().trim().min(1).max(1000) });
+const params = z.object({ id: zId });
+
+type Trx = Transaction<any> | Kysely<any>;
+
+/** A CONFIRMED or PAID settlement freezes the agent's month: nothing may be added or approved into it. */
+async function assertMonthOpen(trx: Trx, agentId: number, settleMonth: string): Promise<void> {
+  const settle = await trx
+    .selectFrom('settle_master')
+    .select(['settle_id', 'status'])
+    .where('agent_id', '=', agentId)
+    .where('settle_month', '=', settleMonth)
+    .executeTakeFirst();
+  if (settle && (settle.status === 'CONFIRMED' || settle.status === 'PAID')) {
+    throw new AppError('ALREADY_CONFIRMED', `The settlement of agent ${agentId} for ${settleMonth} is ${settle.status}`);
+  }
+}
+
+async function lockPending(trx: Trx, id: number, action: string) {
+  const row = await trx.selectFrom('exception_ledger').selectAll().where('ledger_id', '=', id).forUpdate().executeTakeFirst();
+  if (!row) throw notFound(`Exception ledger ${id}`);
+  if (row.approve_status !== 'PENDING') {
+    throw new AppError('ALREADY_CONFIRMED', `Exception ledger ${id} is ${row.approve_status}; only PENDING rows can be ${action}`);
+  }
+  return row;
+}
+
+/** Exception ledger register (PENDING) and approval (spec 3.2): only APPROVED rows count in the aggregate. */
+export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
+  const db = () => app.db as unknown as Kysely<any>;
+
+  app.post(
+    '/api/ledger/exception',
+    {
+      config: perm(MENU, 'CREATE'),
+      schema: {
+        tags,
+        summary: 'Register an exception (direction from its type code; approve status PENDING)',
+        body: exceptionRegisterReq,
+        response: { 200: envelope(z.object({ id: z.number().int() })) },
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      const userId = request.user?.userId ?? null;
+      const created = await db()
+        .transaction()
+        .execute(async (trx) => {
+          const type = await trx
+            .selectFrom('exception_type_code')
+            .select(['direction', 'is_active'])
+            .where('exception_code', '=', b.exceptionCode)
+            .executeTakeFirst();
+          if (!type || !type.is_active) throw invalid('exceptionCode', 'is not an active exception type code');
+          const agent = await trx.selectFrom('agent').select('agent_id').where('agent_id', '=', b.agentId).executeTakeFirst();
+          if (!agent) throw invalid('agentId', 'agent does not exist');
+          let contract: { policy_no: string; company_code: string; product_code: string; insurance_type: string } | undefined;
+          if (b.contractId !== undefined) {
+            contract = await trx
+              .selectFrom('contract as ct')
+              .innerJoin('product as p', 'p.product_id', 'ct.product_id')
+              .innerJoin('insurance_company as ic', 'ic.company_id', 'p.company_id')
+              .select(['ct.policy_no', 'ic.company_code', 'p.product_code', 'p.insurance_type'])
+              .where('ct.contract_id', '=', b.contractId)
+              .executeTakeFirst();
+            if (!contract) throw invalid('contractId', 'contract does not exist');
+          }
+          await assertMonthOpen(trx, b.agentId, b.settleMonth);
+          return trx
+            .insertInto('exception_ledger')
+            .values({
+              agent_id: b.agentId,
+              contract_id: b.contractId ?? null,
+              policy_no: contract?.policy_no ?? null,
+              company_code: contract?.company_code ?? null,
+              product_code: contract?.product_code ?? null,
+              insurance_type: contract?.insurance_type ?? null,
+              settle_month: b.settleMonth,
+              exception_code: b.exceptionCode,
+              direction: type.direction,
+              amount: b.amount,
+              reason: b.reason,
+              approve_status: 'PENDING',
+              recurring_yn: b.recurringYn,
+              recurring_until: b.recurringYn === 'Y' ? b.recurringUntil! : null,
+              source: 'MANUAL',
+              created_by: userId,
+              updated_by: userId,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+        });
+      const id = Number(created.ledger_id);
+      request.changeLog({ menuCode: MENU, tableName: 'exception_ledger', recordId: id, action: 'CREATE', after: created });
+      return ok({ id });
+    },
+  );
+
+  app.put(
+    '/api/ledger/exception/:id/approve',
+    {
+      config: perm(MENU, 'APPROVE'),
+      schema: { tags, summary: 'Approve a PENDING exception (else B001)', params, response: { 200: envelope() } },
+    },
+    async (request) => {
+      const id = request.params.id;
+      const userId = request.user?.userId ?? null;
+      const { before, after } = await db()
+        .transaction()
+        .execute(async (trx) => {
+          const row = await lockPending(trx, id, 'approved');
+          await assertMonthOpen(trx, Number(row.agent_id), row.settle_month);
+          const updated = await trx
+            .updateTable('exception_ledger')
+            .set({ approve_status: 'APPROVED', approver_id: userId, approve_date: new Date(), updated_by: userId, updated_at: new Date() })
+            .where('ledger_id', '=', id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          return { before: row, after: updated };
+        });
+      request.changeLog({ menuCode: MENU, tableName: 'exception_ledger', recordId: id, action: 'APPROVE', before, after });
+      return ok();
+    },
+  );
+
+  app.put(
+    '/api/ledger/exception/:id/reject',
+    {
+      config: perm(MENU, 'APPROVE'),
+      schema: { tags, summary: 'Reject a PENDING exception with a reason (else B001)', params, body: rejectReq, response: { 200: envelope() } },
+    },
+    async (request) => {
+      const id = request.params.id;
+      const userId = request.user?.userId ?? null;
+      const { before, after } = await db()
+        .transaction()
+        .execute(async (trx) => {
+          const row = await lockPending(trx, id, 'rejected');
+          const updated = await trx
+            .updateTable('exception_ledger')
+            .set({
+              approve_status: 'REJECTED',
+              reject_reason: request.body.reason,
+              approver_id: userId,
+              approve_date: new Date(),
+              updated_by: userId,
+              updated_at: new Date(),
+            })
+            .where('ledger_id', '=', id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          return { before: row, after: updated };
+        });
+      request.changeLog({ menuCode: MENU, tableName: 'exception_ledger', recordId: id, action: 'UPDATE', before, after });
+      return ok();
+    },
+  );
+}

@@ -1,0 +1,195 @@
+import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
+import { envelope, invalid, money, notFound, ok, perm, zId, zSettleMonth, type ServiceApp } from '@csp/service-kit';
+import { restrictToOwnAgent } from '../ledgers/agent-scope.js';
+import { registerList, selectList } from '../ledgers/list-definition.js';
+import { SETTLE_STATUSES, settleList, settleResp } from './settle-list.js';
+import { moveSettlement, type SettleAction } from './settle-state.js';
+
+const MENU = 'SETTLE_LIST';
+const tags = ['Settlement'];
+const params = z.object({ id: zId });
+const holdReq = z.object({
+  reason: z.string().trim().min(1).max(1000),
+  reasonCode: z.string().trim().min(1).max(30).optional(),
+});
+
+const moneyTotals = z.object({
+  recruit: z.string(),
+  maintain: z.string(),
+  override: z.string(),
+  exceptionPlus: z.string(),
+  exceptionMinus: z.string(),
+  chargeback: z.string(),
+  gross: z.string(),
+  tax: z.string(),
+  net: z.string(),
+});
+const summaryResp = z.object({
+  settleMonth: z.string(),
+  count: z.number().int(),
+  totals: moneyTotals,
+  byStatus: z.array(z.object({ status: z.enum(SETTLE_STATUSES), count: z.number().int(), totals: moneyTotals })),
+});
+
+interface SumRow {
+  status: string | null;
+  count: number | string;
+  recruit: string;
+  maintain: string;
+  override: string;
+  exception_plus: string;
+  exception_minus: string;
+  chargeback: string;
+  gross: string;
+  tax: string;
+  net: string;
+}
+
+const totalsOf = (r: SumRow | undefined): z.input<typeof moneyTotals> => ({
+  recruit: money(r?.recruit ?? '0'),
+  maintain: money(r?.maintain ?? '0'),
+  override: money(r?.override ?? '0'),
+  exceptionPlus: money(r?.exception_plus ?? '0'),
+  exceptionMinus: money(r?.exception_minus ?? '0'),
+  chargeback: money(r?.chargeback ?? '0'),
+  gross: money(r?.gross ?? '0'),
+  tax: money(r?.tax ?? '0'),
+  net: money(r?.net ?? '0'),
+});
+
+/** Settlement list/detail/summary and the confirm/hold/release moves (spec 3.2, 4.5). */
+export async function registerSettleRoutes(app: ServiceApp): Promise<void> {
+  const db = () => app.db as unknown as Kysely<any>;
+
+  app.get(
+    '/api/settle/summary',
+    {
+      config: perm(MENU, 'READ'),
+      schema: {
+        tags,
+        summary: 'Monthly summary: counts per status and totals of every money column (exact numeric sums)',
+        querystring: z.object({ settleMonth: zSettleMonth }),
+        response: { 200: envelope(summaryResp) },
+      },
+    },
+    async (request) => {
+      const { settleMonth } = request.query;
+      const base = restrictToOwnAgent(
+        db().selectFrom('settle_master as s').where('s.settle_month', '=', settleMonth),
+        request.user,
+        ['s.agent_id'],
+      );
+      // GROUPING SETS: one row per status plus the grand total (status NULL), all summed as numeric.
+      const rows = (await base
+        .select([
+          's.status',
+          sql<number>`count(*)`.as('count'),
+          sql<string>`coalesce(sum(s.recruit_total), 0)`.as('recruit'),
+          sql<string>`coalesce(sum(s.maintain_total), 0)`.as('maintain'),
+          sql<string>`coalesce(sum(s.override_total), 0)`.as('override'),
+          sql<string>`coalesce(sum(s.exception_plus), 0)`.as('exception_plus'),
+          sql<string>`coalesce(sum(s.exception_minus), 0)`.as('exception_minus'),
+          sql<string>`coalesce(sum(s.chargeback_total), 0)`.as('chargeback'),
+          sql<string>`coalesce(sum(s.gross_amount), 0)`.as('gross'),
+          sql<string>`coalesce(sum(s.tax_amount), 0)`.as('tax'),
+          sql<string>`coalesce(sum(s.net_amount), 0)`.as('net'),
+        ])
+        .groupBy(sql`grouping sets ((s.status), ())`)
+        .execute()) as SumRow[];
+      const total = rows.find((r) => r.status === null);
+      const byStatus = SETTLE_STATUSES.map((status) => {
+        const r = rows.find((x) => x.status === status);
+        return { status, count: Number(r?.count ?? 0), totals: totalsOf(r) };
+      });
+      return ok({ settleMonth, count: Number(total?.count ?? 0), totals: totalsOf(total), byStatus });
+    },
+  );
+
+  registerList(app, settleList);
+
+  app.get(
+    '/api/settle/:id',
+    {
+      config: perm(MENU, 'READ'),
+      schema: { tags, summary: 'Settlement detail (AGENT users: own rows only)', params, response: { 200: envelope(settleResp) } },
+    },
+    async (request) => {
+      const row = await selectList(app, settleList, request, {}).where('s.settle_id', '=', request.params.id).executeTakeFirst();
+      if (!row) throw notFound(`Settlement ${request.params.id}`);
+      return ok(settleList.toResp(row));
+    },
+  );
+
+  for (const action of ['confirm', 'release'] as const) {
+    app.put(
+      `/api/settle/:id/${action}`,
+      {
+        config: perm(MENU, 'APPROVE'),
+        schema: {
+          tags,
+          summary:
+            action === 'confirm'
+              ? 'Confirm a CALCULATED settlement (else B001); its ledger rows become CONFIRMED'
+              : 'Release a HOLD settlement back to CALCULATED (else B001)',
+          params,
+          response: { 200: envelope() },
+        },
+      },
+      async (request) => {
+        const result = await moveSettlement(db(), { settleId: request.params.id, action, userId: request.user?.userId ?? null });
+        request.changeLog({
+          menuCode: MENU,
+          tableName: 'settle_master',
+          recordId: request.params.id,
+          action: action === 'confirm' ? 'APPROVE' : 'UPDATE',
+          before: result.before,
+          after: { ...result.after, ledgerRows: result.ledgerRows },
+        });
+        return ok();
+      },
+    );
+  }
+
+  app.put(
+    '/api/settle/:id/hold',
+    {
+      config: perm(MENU, 'APPROVE'),
+      schema: {
+        tags,
+        summary: 'Hold a CALCULATED or CONFIRMED settlement with a reason (else B001)',
+        params,
+        body: holdReq,
+        response: { 200: envelope() },
+      },
+    },
+    async (request) => {
+      const { reason, reasonCode } = request.body;
+      if (reasonCode) {
+        const code = await db()
+          .selectFrom('common_code')
+          .select('code')
+          .where('group_code', '=', 'HOLD_REASON')
+          .where('code', '=', reasonCode)
+          .executeTakeFirst();
+        if (!code) throw invalid('reasonCode', 'is not a HOLD_REASON code');
+      }
+      const result = await moveSettlement(db(), {
+        settleId: request.params.id,
+        action: 'hold',
+        userId: request.user?.userId ?? null,
+        reason,
+        reasonCode: reasonCode ?? null,
+      });
+      request.changeLog({
+        menuCode: MENU,
+        tableName: 'settle_master',
+        recordId: request.params.id,
+        action: 'UPDATE',
+        before: result.before,
+        after: { ...result.after, ledgerRows: result.ledgerRows },
+      });
+      return ok();
+    },
+  );
+}
