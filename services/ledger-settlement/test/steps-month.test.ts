@@ -220,9 +220,10 @@ describe('the monthly settlement steps 4-8', () => {
 
     const { rows: sRows } = await sql<{ calc_basis: unknown }>`
       SELECT calc_basis FROM settle_master WHERE settle_month = ${MONTH} AND agent_id = 1001`.execute(h.db);
+    // maintain rows: 9005 and the carrier's 9006 row (kept at 0)
     expect(sRows[0]!.calc_basis).toEqual({
       runId: firstRunId, taxRate: '3.3', agentStatus: 'ACTIVE',
-      counts: { recruit: 3, maintain: 1, override: 0, exceptionPlus: 1, exceptionMinus: 1, chargeback: 1 },
+      counts: { recruit: 3, maintain: 2, override: 0, exceptionPlus: 1, exceptionMinus: 1, chargeback: 1 },
     });
 
     const { rows: cbRows } = await sql<{ calc_basis: unknown }>`

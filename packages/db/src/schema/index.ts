@@ -1,15 +1,28 @@
 import type { BatchTables } from './batch.js';
+import type { IntakeTables } from './intake.js';
+import type { LedgerTables } from './ledger.js';
 import type { MasterPeopleTables } from './master-data.js';
 import type { MasterRuleTables } from './master-rules.js';
+import type { PaymentTaxTables } from './payment-tax.js';
 import type { PlatformTables } from './platform.js';
 
 export * from './platform.js';
 export * from './master-data.js';
 export * from './master-rules.js';
 export * from './batch.js';
+export * from './ledger.js';
+export * from './intake.js';
+export * from './payment-tax.js';
 
 /**
  * The whole schema as Kysely sees it. Each business area keeps its tables in its own file
  * (platform.ts, master-data.ts, ...) and is merged here.
  */
-export interface Database extends PlatformTables, MasterPeopleTables, MasterRuleTables, BatchTables {}
+export interface Database
+  extends PlatformTables,
+    MasterPeopleTables,
+    MasterRuleTables,
+    BatchTables,
+    LedgerTables,
+    IntakeTables,
+    PaymentTaxTables {}

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=ledger.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=platform.js.map

@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { envelope, notFound, ok, perm, zId, type ServiceApp } from '@csp/service-kit';
+import { restrictToOwnAgent } from '../ledgers/agent-scope.js';
+import { explainResp } from './explain-schemas.js';
+import { explainSettlement, type SettleRow } from './explain-service.js';
+
+/** GET /api/settle/{id}/explain: the settlement's figures line by line (AGENT users: own rows only). */
+export async function registerExplainRoutes(app: ServiceApp): Promise<void> {
+  const db = () => app.db as unknown as Kysely<any>;
+  app.get(
+    '/api/settle/:id/explain',
+    {
+      config: perm('SETTLE_LIST', 'READ'),
+      schema: {
+        tags: ['Settlement'],
+        summary: 'Explain a settlement: every ledger line behind each figure, totals recomputed and reconciled',
+        params: z.object({ id: zId }),
+        response: { 200: envelope(explainResp) },
+      },
+    },
+    async (request) => {
+      const settle = (await restrictToOwnAgent(
+        db()
+          .selectFrom('settle_master as s')
+          .leftJoin('agent as a', 'a.agent_id', 's.agent_id')
+          .select([
+            's.settle_id', 's.agent_id', 'a.agent_name', 's.settle_month', 's.status', 's.recruit_total', 's.maintain_total',
+            's.override_total', 's.exception_plus', 's.exception_minus', 's.chargeback_total', 's.gross_amount',
+            's.tax_amount', 's.net_amount', 's.calc_basis',
+          ])
+          .where('s.settle_id', '=', request.params.id),
+        request.user,
+        ['s.agent_id'],
+      ).executeTakeFirst()) as SettleRow | undefined;
+      if (!settle) throw notFound(`Settlement ${request.params.id}`);
+      return ok(await explainSettlement(db(), settle));
+    },
+  );
+}

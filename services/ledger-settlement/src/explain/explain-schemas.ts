@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+const basis = z.unknown().describe('calc_basis of the stored row (shapes in STEPS.md)');
+
+export const commissionLine = z.object({
+  ledgerId: z.number().int(),
+  contractId: z.number().int(),
+  policyNo: z.string().nullable(),
+  productCode: z.string().nullable(),
+  commissionYear: z.number().int(),
+  premium: z.string(),
+  companyRate: z.string(),
+  companyAmount: z.string(),
+  payoutRate: z.string(),
+  agentAmount: z.string(),
+  status: z.string(),
+  basis,
+});
+
+export const maintainLine = commissionLine.extend({
+  /** Present when the row reached this agent through a contract succession. */
+  successionFrom: z
+    .object({
+      successionId: z.number().int().nullable(),
+      fromAgentId: z.number().int(),
+      fromAgentName: z.string().nullable(),
+      effectiveMonth: z.string().nullable(),
+    })
+    .nullable(),
+});
+
+export const overrideLine = z.object({
+  osId: z.number().int(),
+  fromAgentId: z.number().int(),
+  fromAgentName: z.string().nullable(),
+  baseAmount: z.string(),
+  overridePct: z.string(),
+  overrideAmount: z.string(),
+  capped: z.boolean(),
+  capAmount: z.string().nullable(),
+  basis,
+});
+
+export const exceptionLine = z.object({
+  ledgerId: z.number().int(),
+  exceptionCode: z.string(),
+  exceptionName: z.string().nullable(),
+  direction: z.enum(['PLUS', 'MINUS']),
+  amount: z.string(),
+  reason: z.string().nullable(),
+  approveStatus: z.string(),
+  approvedAt: z.string().nullable(),
+  source: z.string(),
+  basis,
+});
+
+export const excludedLine = exceptionLine.extend({
+  /** Why the row does not count in this month's settlement. */
+  excludedBecause: z.string(),
+});
+
+export const chargebackLine = z.object({
+  cbId: z.number().int(),
+  contractId: z.number().int(),
+  policyNo: z.string().nullable(),
+  lapseMonth: z.string(),
+  installmentSeq: z.number().int(),
+  installmentTotal: z.number().int(),
+  baseAmount: z.string(),
+  cbRate: z.string(),
+  cbAmount: z.string(),
+  basis,
+});
+
+export const explainTotals = z.object({
+  recruit: z.string(),
+  maintain: z.string(),
+  override: z.string(),
+  exceptionPlus: z.string(),
+  exceptionMinus: z.string(),
+  chargeback: z.string(),
+  gross: z.string(),
+  taxRate: z.string(),
+  tax: z.string(),
+  net: z.string(),
+});
+
+export const storedFigures = explainTotals.omit({ taxRate: true });
+
+export const explainResp = z.object({
+  settleId: z.number().int(),
+  agentId: z.number().int(),
+  agentName: z.string().nullable(),
+  settleMonth: z.string(),
+  status: z.string(),
+  sections: z.object({
+    recruit: z.array(commissionLine),
+    maintain: z.array(maintainLine),
+    override: z.array(overrideLine),
+    exceptionPlus: z.array(exceptionLine),
+    exceptionMinus: z.array(exceptionLine),
+    chargeback: z.array(chargebackLine),
+    excluded: z.array(excludedLine),
+  }),
+  /** Recomputed from the lines with @csp/domain (exact decimals). */
+  totals: explainTotals,
+  /** The figures stored on the settle row. */
+  stored: storedFigures,
+  formula: z.string(),
+  /** Every total equals the stored settle row. */
+  reconciles: z.boolean(),
+  /** Fields where they differ (empty when `reconciles`). */
+  mismatches: z.array(z.object({ field: z.string(), explained: z.string(), stored: z.string() })),
+});
+
+export type ExplainResp = z.input<typeof explainResp>;
