@@ -2,13 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Expression, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '@csp/db';
 import { invalid } from '@csp/service-kit';
-// Until the lead merges MasterPeopleTables into `Database` (packages/db/src/schema/index.ts), the
-// master-data tables are typed here, in this one place. The path goes through node_modules so the
-// file counts as a dependency, not as a source file of this package.
-import type { MasterPeopleTables } from '../node_modules/@csp/db/src/schema/master-data.js';
 
-export type * from '../node_modules/@csp/db/src/schema/master-data.js';
-export type MdDatabase = Database & MasterPeopleTables;
+export type * from '@csp/db';
+export type MdDatabase = Database;
 export type MdDb = Kysely<MdDatabase>;
 export type MdExecutor = MdDb | Transaction<MdDatabase>;
 

@@ -18,22 +18,24 @@ interface CompanyTotals {
  * created from those raw rows. Sums are exact numeric in SQL.
  */
 async function loadTotals(db: IntakeDb, settleMonth: string, companyCode: string | undefined): Promise<CompanyTotals[]> {
-  const companyFilter = (alias: string) =>
-    companyCode === undefined ? sql`` : sql`AND ${sql.ref(`${alias}.company_code`)} = ${companyCode}`;
+  // The ledger side joins raw rows by primary key only (a ledger row's raw row is of its month by
+  // construction) and is materialized: right after a bulk intake the statistics are stale, and a
+  // month/company filter on that join made the planner pick a quadratic nested loop.
   const { rows } = await sql<CompanyTotals>`
-    WITH raw AS (
-      SELECT r.company_code, count(*)::int AS expected_count, coalesce(sum(r.reported_amount), 0) AS expected_amount
-      FROM raw_commission_data r
-      WHERE r.settle_month = ${settleMonth} ${companyFilter('r')}
-      GROUP BY r.company_code
-    ), led AS (
+    WITH led AS MATERIALIZED (
       SELECT r.company_code, count(*)::int AS actual_count, coalesce(sum(l.reported_company_amount), 0) AS actual_amount
       FROM (
         SELECT raw_id, reported_company_amount FROM recruit_ledger WHERE settle_month = ${settleMonth} AND raw_id IS NOT NULL
         UNION ALL
         SELECT raw_id, reported_company_amount FROM maintain_ledger WHERE settle_month = ${settleMonth} AND raw_id IS NOT NULL
       ) l
-      JOIN raw_commission_data r ON r.raw_id = l.raw_id AND r.settle_month = ${settleMonth} ${companyFilter('r')}
+      JOIN raw_commission_data r ON r.raw_id = l.raw_id
+      GROUP BY r.company_code
+    ), raw AS (
+      SELECT r.company_code, count(*)::int AS expected_count, coalesce(sum(r.reported_amount), 0) AS expected_amount
+      FROM raw_commission_data r
+      WHERE r.settle_month = ${settleMonth}
+        ${companyCode === undefined ? sql`` : sql`AND r.company_code = ${companyCode}`}
       GROUP BY r.company_code
     )
     SELECT raw.company_code, raw.expected_count, raw.expected_amount::text AS expected_amount,

@@ -28,7 +28,8 @@ const MENU = 'BATCH_RUN';
 
 /** The batch package's errors in the spec's codes (B010, E404, E400 with the package's message). */
 function toAppError(err: unknown): unknown {
-  if (err instanceof BatchRunningError) return new AppError('BATCH_RUNNING', 'A settlement run is already requested or running');
+  if (err instanceof BatchRunningError)
+    return new AppError('BATCH_RUNNING', 'A settlement run is already requested or running');
   if (err instanceof RunNotFoundError) return notFound(`Batch run ${err.runId}`);
   if (err instanceof RunStateError) return new AppError('BAD_REQUEST', err.message);
   return err;
@@ -81,7 +82,8 @@ export async function registerBatchRoutes(app: ServiceApp, { queues }: AreaDeps)
       config: perm(MENU, 'READ'),
       schema: {
         tags,
-        summary: 'A run with its step rows (counts, durations, skip reasons); without jobLogId the latest run',
+        summary:
+          'A run with its step rows (counts, durations, skip reasons); without jobLogId the latest run',
         querystring: statusQuery,
         response: { 200: envelope(statusResp) },
       },
@@ -103,7 +105,12 @@ export async function registerBatchRoutes(app: ServiceApp, { queues }: AreaDeps)
     '/api/batch/settlement/runs',
     {
       config: perm(MENU, 'READ'),
-      schema: { tags, summary: 'Run history, newest first', querystring: runsQuery, response: { 200: pageResponse(runResp) } },
+      schema: {
+        tags,
+        summary: 'Run history, newest first',
+        querystring: runsQuery,
+        response: { 200: pageResponse(runResp) },
+      },
     },
     async (request) => {
       const q = request.query;
@@ -129,8 +136,16 @@ export async function registerBatchRoutes(app: ServiceApp, { queues }: AreaDeps)
       },
     },
     async (request) => {
-      const run = await mapped(() => restartRun(app.db, queues, request.params.id, { requestId: request.id }));
-      request.changeLog({ menuCode: MENU, tableName: 'batch_job_log', recordId: run.jobLogId, action: 'UPDATE', after: toRunResp(run) });
+      const run = await mapped(() =>
+        restartRun(app.db, queues, request.params.id, { requestId: request.id }),
+      );
+      request.changeLog({
+        menuCode: MENU,
+        tableName: 'batch_job_log',
+        recordId: run.jobLogId,
+        action: 'UPDATE',
+        after: toRunResp(run),
+      });
       return ok(Number(run.jobLogId));
     },
   );
@@ -149,7 +164,13 @@ export async function registerBatchRoutes(app: ServiceApp, { queues }: AreaDeps)
     },
     async (request) => {
       const run = await mapped(() => failRun(app.db, request.params.id, request.body.reason));
-      request.changeLog({ menuCode: MENU, tableName: 'batch_job_log', recordId: run.jobLogId, action: 'UPDATE', after: toRunResp(run) });
+      request.changeLog({
+        menuCode: MENU,
+        tableName: 'batch_job_log',
+        recordId: run.jobLogId,
+        action: 'UPDATE',
+        after: toRunResp(run),
+      });
       return ok();
     },
   );

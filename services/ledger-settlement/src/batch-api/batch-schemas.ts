@@ -112,6 +112,8 @@ export function toStepResp(v: BatchStepView): z.input<typeof stepResp> {
     chunkCount: v.chunkCount,
     chunksCompleted: v.chunksCompleted,
     rowsPerSecond:
-      v.status === 'COMPLETED' && durationMs !== null && durationMs > 0 ? Math.round((success * 1000) / durationMs) : null,
+      v.status === 'COMPLETED' && durationMs !== null && durationMs > 0
+        ? Math.round((success * 1000) / durationMs)
+        : null,
   };
 }

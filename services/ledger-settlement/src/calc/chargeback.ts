@@ -1,11 +1,5 @@
 import type { StepContext } from '@csp/batch';
-import {
-  calcChargeback,
-  DomainError,
-  formatMoney,
-  formatRate,
-  type ChargebackRuleRow,
-} from '@csp/domain';
+import { calcChargeback, DomainError, formatMoney, formatRate, type ChargebackRuleRow } from '@csp/domain';
 import type { Pricing } from './pricing.js';
 import { perRun } from './run-cache.js';
 
@@ -156,7 +150,10 @@ export function buildChargebackRows(input: {
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       out.errors++;
-      ctx.logger.warn({ contractId: c.contract_id, code: err.code }, 'lapsed contract refused by a domain rule');
+      ctx.logger.warn(
+        { contractId: c.contract_id, code: err.code },
+        'lapsed contract refused by a domain rule',
+      );
     }
   }
   return out;

@@ -64,7 +64,12 @@ export async function contractIdBounds(
   return { min: Number(row.min), max: Number(row.max) };
 }
 
-async function loadContracts(trx: Trx, ctx: StepContext, spec: CommissionStepSpec, chunk: Chunk): Promise<ContractRow[]> {
+async function loadContracts(
+  trx: Trx,
+  ctx: StepContext,
+  spec: CommissionStepSpec,
+  chunk: Chunk,
+): Promise<ContractRow[]> {
   const { rows } = await sql<ContractRow>`
     SELECT c.contract_id, c.agent_id, c.product_id, c.policy_no, c.premium, c.pay_cycle, c.status, c.contract_date
     FROM contract c
@@ -134,7 +139,10 @@ export function runCommissionChunk(
         if (!(err instanceof DomainError)) throw err;
         counts.total++;
         counts.error++;
-        ctx.logger.warn({ contractId: contract.contract_id, code: err.code, field: err.field }, 'contract refused by a domain rule');
+        ctx.logger.warn(
+          { contractId: contract.contract_id, code: err.code, field: err.field },
+          'contract refused by a domain rule',
+        );
         continue;
       }
       if (!row) {

@@ -83,7 +83,13 @@ export async function zeroLedgerRows(
   table: LedgerTable,
   settleMonth: string,
   runId: number,
-  rows: readonly { contractId: number; commissionYear: number; reconcileStatus: string; reconcileDiff: string | null; calcBasis: string }[],
+  rows: readonly {
+    contractId: number;
+    commissionYear: number;
+    reconcileStatus: string;
+    reconcileDiff: string | null;
+    calcBasis: string;
+  }[],
 ): Promise<number> {
   if (rows.length === 0) return 0;
   const result = await sql`

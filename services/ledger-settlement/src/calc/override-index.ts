@@ -52,8 +52,16 @@ export function overrideSetupOf(ctx: StepContext): Promise<OverrideSetup> {
     const agents = [...pricing.agents.values()];
     // Two indexes, so that a conditioned rule never competes with a plain rule of the same grade pair.
     return {
-      plain: buildOverrideIndex({ orgs: orgNodes, agents, rules: ruleRows.filter((r) => !r.insuranceTypeCond) }),
-      conditioned: buildOverrideIndex({ orgs: orgNodes, agents, rules: ruleRows.filter((r) => r.insuranceTypeCond) }),
+      plain: buildOverrideIndex({
+        orgs: orgNodes,
+        agents,
+        rules: ruleRows.filter((r) => !r.insuranceTypeCond),
+      }),
+      conditioned: buildOverrideIndex({
+        orgs: orgNodes,
+        agents,
+        rules: ruleRows.filter((r) => r.insuranceTypeCond),
+      }),
       conditionedTypes: new Set(ruleRows.flatMap((r) => (r.insuranceTypeCond ? [r.insuranceTypeCond] : []))),
     };
   });

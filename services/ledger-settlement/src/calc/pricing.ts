@@ -65,7 +65,10 @@ function group<K, V>(rows: readonly V[], key: (row: V) => K): Map<K, V[]> {
 export async function loadAgents(db: Db): Promise<Map<number, AgentInfo>> {
   const rows = await db.selectFrom('agent').select(['agent_id', 'org_id', 'grade_id', 'status']).execute();
   return new Map(
-    rows.map((r) => [r.agent_id, { agentId: r.agent_id, orgId: r.org_id, gradeId: r.grade_id, status: r.status }]),
+    rows.map((r) => [
+      r.agent_id,
+      { agentId: r.agent_id, orgId: r.org_id, gradeId: r.grade_id, status: r.status },
+    ]),
   );
 }
 

@@ -24,7 +24,9 @@ export async function continueRecurringExceptions(trx: LedgerDb, ctx: StepContex
     .where('source', '=', 'AUTO')
     .where('approve_status', '=', 'PENDING')
     .execute();
-  const { rows: parents } = await sql<{ n: number }>`SELECT count(*)::int AS n ${PARENTS(month)}`.execute(trx);
+  const { rows: parents } = await sql<{ n: number }>`SELECT count(*)::int AS n ${PARENTS(month)}`.execute(
+    trx,
+  );
   const { rows: inserted } = await sql<{ ledger_id: number }>`
     INSERT INTO exception_ledger (agent_id, contract_id, policy_no, company_code, product_code, insurance_type,
       settle_month, exception_code, direction, amount, reason, recurring_yn, recurring_parent_id, source,

@@ -7,7 +7,11 @@ import type { StepContext } from '@csp/batch';
 const cache = new Map<string, Promise<unknown>>();
 let currentRun = '';
 
-export function perRun<T>(ctx: Pick<StepContext, 'runId' | 'runAttempt'>, name: string, load: () => Promise<T>): Promise<T> {
+export function perRun<T>(
+  ctx: Pick<StepContext, 'runId' | 'runAttempt'>,
+  name: string,
+  load: () => Promise<T>,
+): Promise<T> {
   const run = `${ctx.runId}:${ctx.runAttempt}`;
   if (run !== currentRun) {
     cache.clear();

@@ -14,7 +14,8 @@ export async function registerExplainRoutes(app: ServiceApp): Promise<void> {
       config: perm('SETTLE_LIST', 'READ'),
       schema: {
         tags: ['Settlement'],
-        summary: 'Explain a settlement: every ledger line behind each figure, totals recomputed and reconciled',
+        summary:
+          'Explain a settlement: every ledger line behind each figure, totals recomputed and reconciled',
         params: z.object({ id: zId }),
         response: { 200: envelope(explainResp) },
       },
@@ -25,9 +26,21 @@ export async function registerExplainRoutes(app: ServiceApp): Promise<void> {
           .selectFrom('settle_master as s')
           .leftJoin('agent as a', 'a.agent_id', 's.agent_id')
           .select([
-            's.settle_id', 's.agent_id', 'a.agent_name', 's.settle_month', 's.status', 's.recruit_total', 's.maintain_total',
-            's.override_total', 's.exception_plus', 's.exception_minus', 's.chargeback_total', 's.gross_amount',
-            's.tax_amount', 's.net_amount', 's.calc_basis',
+            's.settle_id',
+            's.agent_id',
+            'a.agent_name',
+            's.settle_month',
+            's.status',
+            's.recruit_total',
+            's.maintain_total',
+            's.override_total',
+            's.exception_plus',
+            's.exception_minus',
+            's.chargeback_total',
+            's.gross_amount',
+            's.tax_amount',
+            's.net_amount',
+            's.calc_basis',
           ])
           .where('s.settle_id', '=', request.params.id),
         request.user,

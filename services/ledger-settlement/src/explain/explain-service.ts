@@ -1,5 +1,12 @@
-import { sql, type Kysely } from 'kysely';
-import { DEFAULT_SETTLEMENT_TAX_RATE, calcSettlementAggregate, formatMoney, formatRate, sum, toDec } from '@csp/domain';
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import {
+  DEFAULT_SETTLEMENT_TAX_RATE,
+  calcSettlementAggregate,
+  formatMoney,
+  formatRate,
+  sum,
+  toDec,
+} from '@csp/domain';
 import { isoTimestamp } from '@csp/service-kit';
 import type { ExplainResp } from './explain-schemas.js';
 
@@ -33,7 +40,11 @@ async function taxRateOf(db: Kysely<any>, settle: SettleRow): Promise<string> {
   // The rate the aggregate used is on the row; older rows fall back to the configuration.
   const fromBasis = settle.calc_basis?.taxRate;
   if (typeof fromBasis === 'string' && fromBasis.length > 0) return fromBasis;
-  const config = await db.selectFrom('system_config').select('config_value').where('config_key', '=', 'TAX_RATE').executeTakeFirst();
+  const config = await db
+    .selectFrom('system_config')
+    .select('config_value')
+    .where('config_key', '=', 'TAX_RATE')
+    .executeTakeFirst();
   return config?.config_value?.trim() || DEFAULT_SETTLEMENT_TAX_RATE;
 }
 
@@ -91,60 +102,105 @@ export async function explainSettlement(db: Kysely<any>, settle: SettleRow): Pro
   const agentId = settle.agent_id;
   const month = settle.settle_month;
   const ledgerColumns = [
-    'l.ledger_id', 'l.contract_id', 'l.policy_no', 'l.product_code', 'l.commission_year', 'l.premium', 'l.company_rate',
-    'l.company_amount', 'l.payout_rate', 'l.agent_amount', 'l.status', 'l.calc_basis',
+    'l.ledger_id',
+    'l.contract_id',
+    'l.policy_no',
+    'l.product_code',
+    'l.commission_year',
+    'l.premium',
+    'l.company_rate',
+    'l.company_amount',
+    'l.payout_rate',
+    'l.agent_amount',
+    'l.status',
+    'l.calc_basis',
   ] as const;
 
-  const [recruitRows, maintainRows, overrideRows, exceptionRows, chargebackRows, taxRate] = await Promise.all([
-    db.selectFrom('recruit_ledger as l').select(ledgerColumns).where('l.agent_id', '=', agentId).where('l.settle_month', '=', month).orderBy('l.ledger_id').execute(),
-    db
-      .selectFrom('maintain_ledger as l')
-      .leftJoin('agent as fa', (j) => j.on(sql`fa.agent_id = (l.calc_basis->'succession'->>'fromAgentId')::bigint`))
-      .select([...ledgerColumns, 'fa.agent_name as from_agent_name'])
-      .where('l.agent_id', '=', agentId)
-      .where('l.settle_month', '=', month)
-      .orderBy('l.ledger_id')
-      .execute(),
-    db
-      .selectFrom('override_settle as os')
-      .leftJoin('agent as fa', 'fa.agent_id', 'os.from_agent_id')
-      .select([
-        'os.os_id', 'os.from_agent_id', 'fa.agent_name as from_agent_name', 'os.base_amount', 'os.override_pct',
-        'os.override_amount', 'os.capped', 'os.calc_basis',
-      ])
-      .where('os.to_agent_id', '=', agentId)
-      .where('os.settle_month', '=', month)
-      .orderBy('os.os_id')
-      .execute(),
-    db
-      .selectFrom('exception_ledger as e')
-      .leftJoin('exception_type_code as t', 't.exception_code', 'e.exception_code')
-      .select([
-        'e.ledger_id', 'e.exception_code', 't.exception_name', 'e.direction', 'e.amount', 'e.reason', 'e.status',
-        'e.approve_status', 'e.approve_date', 'e.reject_reason', 'e.source', 'e.calc_basis',
-      ])
-      .where('e.agent_id', '=', agentId)
-      .where('e.settle_month', '=', month)
-      .orderBy('e.ledger_id')
-      .execute(),
-    db
-      .selectFrom('chargeback as c')
-      .leftJoin('contract as ct', 'ct.contract_id', 'c.contract_id')
-      .select([
-        'c.cb_id', 'c.contract_id', 'ct.policy_no', 'c.lapse_month', 'c.installment_seq', 'c.installment_total',
-        'c.base_amount', 'c.cb_rate', 'c.cb_amount', 'c.calc_basis',
-      ])
-      .where('c.agent_id', '=', agentId)
-      .where('c.settle_month', '=', month)
-      .where('c.status', '<>', 'CANCELLED')
-      .orderBy('c.cb_id')
-      .execute(),
-    taxRateOf(db, settle),
-  ]);
+  const [recruitRows, maintainRows, overrideRows, exceptionRows, chargebackRows, taxRate] = await Promise.all(
+    [
+      db
+        .selectFrom('recruit_ledger as l')
+        .select(ledgerColumns)
+        .where('l.agent_id', '=', agentId)
+        .where('l.settle_month', '=', month)
+        .orderBy('l.ledger_id')
+        .execute(),
+      db
+        .selectFrom('maintain_ledger as l')
+        .leftJoin('agent as fa', (j) =>
+          j.on(sql<SqlBool>`fa.agent_id = (l.calc_basis->'succession'->>'fromAgentId')::bigint`),
+        )
+        .select([...ledgerColumns, 'fa.agent_name as from_agent_name'])
+        .where('l.agent_id', '=', agentId)
+        .where('l.settle_month', '=', month)
+        .orderBy('l.ledger_id')
+        .execute(),
+      db
+        .selectFrom('override_settle as os')
+        .leftJoin('agent as fa', 'fa.agent_id', 'os.from_agent_id')
+        .select([
+          'os.os_id',
+          'os.from_agent_id',
+          'fa.agent_name as from_agent_name',
+          'os.base_amount',
+          'os.override_pct',
+          'os.override_amount',
+          'os.capped',
+          'os.calc_basis',
+        ])
+        .where('os.to_agent_id', '=', agentId)
+        .where('os.settle_month', '=', month)
+        .orderBy('os.os_id')
+        .execute(),
+      db
+        .selectFrom('exception_ledger as e')
+        .leftJoin('exception_type_code as t', 't.exception_code', 'e.exception_code')
+        .select([
+          'e.ledger_id',
+          'e.exception_code',
+          't.exception_name',
+          'e.direction',
+          'e.amount',
+          'e.reason',
+          'e.status',
+          'e.approve_status',
+          'e.approve_date',
+          'e.reject_reason',
+          'e.source',
+          'e.calc_basis',
+        ])
+        .where('e.agent_id', '=', agentId)
+        .where('e.settle_month', '=', month)
+        .orderBy('e.ledger_id')
+        .execute(),
+      db
+        .selectFrom('chargeback as c')
+        .leftJoin('contract as ct', 'ct.contract_id', 'c.contract_id')
+        .select([
+          'c.cb_id',
+          'c.contract_id',
+          'ct.policy_no',
+          'c.lapse_month',
+          'c.installment_seq',
+          'c.installment_total',
+          'c.base_amount',
+          'c.cb_rate',
+          'c.cb_amount',
+          'c.calc_basis',
+        ])
+        .where('c.agent_id', '=', agentId)
+        .where('c.settle_month', '=', month)
+        .where('c.status', '<>', 'CANCELLED')
+        .orderBy('c.cb_id')
+        .execute(),
+      taxRateOf(db, settle),
+    ],
+  );
 
   const recruit = commissionLines(recruitRows);
   const maintain = commissionLines(maintainRows).map((line, i) => {
-    const s = (maintainRows[i]!.calc_basis as { succession?: Record<string, unknown> | null } | null)?.succession;
+    const s = (maintainRows[i]!.calc_basis as { succession?: Record<string, unknown> | null } | null)
+      ?.succession;
     return {
       ...line,
       successionFrom: s
@@ -193,12 +249,30 @@ export async function explainSettlement(db: Kysely<any>, settle: SettleRow): Pro
   const total = (values: string[], field: string) => sum(values.map((v) => toDec(v, field)));
   const agg = calcSettlementAggregate(
     {
-      recruit: total(recruit.map((l) => l.agentAmount), 'recruit'),
-      maintain: total(maintain.map((l) => l.agentAmount), 'maintain'),
-      override: total(override.map((l) => l.overrideAmount), 'override'),
-      exceptionPlus: total(exceptionPlus.map((l) => l.amount), 'exceptionPlus'),
-      exceptionMinus: total(exceptionMinus.map((l) => l.amount), 'exceptionMinus'),
-      chargeback: total(chargeback.map((l) => l.cbAmount), 'chargeback'),
+      recruit: total(
+        recruit.map((l) => l.agentAmount),
+        'recruit',
+      ),
+      maintain: total(
+        maintain.map((l) => l.agentAmount),
+        'maintain',
+      ),
+      override: total(
+        override.map((l) => l.overrideAmount),
+        'override',
+      ),
+      exceptionPlus: total(
+        exceptionPlus.map((l) => l.amount),
+        'exceptionPlus',
+      ),
+      exceptionMinus: total(
+        exceptionMinus.map((l) => l.amount),
+        'exceptionMinus',
+      ),
+      chargeback: total(
+        chargeback.map((l) => l.cbAmount),
+        'chargeback',
+      ),
     },
     taxRate,
   );

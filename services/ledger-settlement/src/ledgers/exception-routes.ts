@@ -1,6 +1,17 @@
 import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
-import { AppError, envelope, invalid, notFound, ok, perm, zId, zMoney, zSettleMonth, type ServiceApp } from '@csp/service-kit';
+import {
+  AppError,
+  envelope,
+  invalid,
+  notFound,
+  ok,
+  perm,
+  zId,
+  zMoney,
+  zSettleMonth,
+  type ServiceApp,
+} from '@csp/service-kit';
 
 const MENU = 'LEDGER_EXCEPTION';
 const tags = ['Ledger'];
@@ -18,7 +29,11 @@ export const exceptionRegisterReq = z
   })
   .superRefine((b, ctx) => {
     if (b.recurringYn === 'Y' && !b.recurringUntil) {
-      ctx.addIssue({ code: 'custom', path: ['recurringUntil'], message: 'is required when recurringYn is Y' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['recurringUntil'],
+        message: 'is required when recurringYn is Y',
+      });
     }
     if (b.recurringUntil && b.recurringUntil < b.settleMonth) {
       ctx.addIssue({ code: 'custom', path: ['recurringUntil'], message: 'must not be before settleMonth' });
@@ -39,15 +54,26 @@ async function assertMonthOpen(trx: Trx, agentId: number, settleMonth: string): 
     .where('settle_month', '=', settleMonth)
     .executeTakeFirst();
   if (settle && (settle.status === 'CONFIRMED' || settle.status === 'PAID')) {
-    throw new AppError('ALREADY_CONFIRMED', `The settlement of agent ${agentId} for ${settleMonth} is ${settle.status}`);
+    throw new AppError(
+      'ALREADY_CONFIRMED',
+      `The settlement of agent ${agentId} for ${settleMonth} is ${settle.status}`,
+    );
   }
 }
 
 async function lockPending(trx: Trx, id: number, action: string) {
-  const row = await trx.selectFrom('exception_ledger').selectAll().where('ledger_id', '=', id).forUpdate().executeTakeFirst();
+  const row = await trx
+    .selectFrom('exception_ledger')
+    .selectAll()
+    .where('ledger_id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
   if (!row) throw notFound(`Exception ledger ${id}`);
   if (row.approve_status !== 'PENDING') {
-    throw new AppError('ALREADY_CONFIRMED', `Exception ledger ${id} is ${row.approve_status}; only PENDING rows can be ${action}`);
+    throw new AppError(
+      'ALREADY_CONFIRMED',
+      `Exception ledger ${id} is ${row.approve_status}; only PENDING rows can be ${action}`,
+    );
   }
   return row;
 }
@@ -78,10 +104,17 @@ export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
             .select(['direction', 'is_active'])
             .where('exception_code', '=', b.exceptionCode)
             .executeTakeFirst();
-          if (!type || !type.is_active) throw invalid('exceptionCode', 'is not an active exception type code');
-          const agent = await trx.selectFrom('agent').select('agent_id').where('agent_id', '=', b.agentId).executeTakeFirst();
+          if (!type || !type.is_active)
+            throw invalid('exceptionCode', 'is not an active exception type code');
+          const agent = await trx
+            .selectFrom('agent')
+            .select('agent_id')
+            .where('agent_id', '=', b.agentId)
+            .executeTakeFirst();
           if (!agent) throw invalid('agentId', 'agent does not exist');
-          let contract: { policy_no: string; company_code: string; product_code: string; insurance_type: string } | undefined;
+          let contract:
+            | { policy_no: string; company_code: string; product_code: string; insurance_type: string }
+            | undefined;
           if (b.contractId !== undefined) {
             contract = await trx
               .selectFrom('contract as ct')
@@ -118,7 +151,13 @@ export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
             .executeTakeFirstOrThrow();
         });
       const id = Number(created.ledger_id);
-      request.changeLog({ menuCode: MENU, tableName: 'exception_ledger', recordId: id, action: 'CREATE', after: created });
+      request.changeLog({
+        menuCode: MENU,
+        tableName: 'exception_ledger',
+        recordId: id,
+        action: 'CREATE',
+        after: created,
+      });
       return ok({ id });
     },
   );
@@ -127,7 +166,12 @@ export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
     '/api/ledger/exception/:id/approve',
     {
       config: perm(MENU, 'APPROVE'),
-      schema: { tags, summary: 'Approve a PENDING exception (else B001)', params, response: { 200: envelope() } },
+      schema: {
+        tags,
+        summary: 'Approve a PENDING exception (else B001)',
+        params,
+        response: { 200: envelope() },
+      },
     },
     async (request) => {
       const id = request.params.id;
@@ -139,13 +183,26 @@ export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
           await assertMonthOpen(trx, Number(row.agent_id), row.settle_month);
           const updated = await trx
             .updateTable('exception_ledger')
-            .set({ approve_status: 'APPROVED', approver_id: userId, approve_date: new Date(), updated_by: userId, updated_at: new Date() })
+            .set({
+              approve_status: 'APPROVED',
+              approver_id: userId,
+              approve_date: new Date(),
+              updated_by: userId,
+              updated_at: new Date(),
+            })
             .where('ledger_id', '=', id)
             .returningAll()
             .executeTakeFirstOrThrow();
           return { before: row, after: updated };
         });
-      request.changeLog({ menuCode: MENU, tableName: 'exception_ledger', recordId: id, action: 'APPROVE', before, after });
+      request.changeLog({
+        menuCode: MENU,
+        tableName: 'exception_ledger',
+        recordId: id,
+        action: 'APPROVE',
+        before,
+        after,
+      });
       return ok();
     },
   );
@@ -154,7 +211,13 @@ export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
     '/api/ledger/exception/:id/reject',
     {
       config: perm(MENU, 'APPROVE'),
-      schema: { tags, summary: 'Reject a PENDING exception with a reason (else B001)', params, body: rejectReq, response: { 200: envelope() } },
+      schema: {
+        tags,
+        summary: 'Reject a PENDING exception with a reason (else B001)',
+        params,
+        body: rejectReq,
+        response: { 200: envelope() },
+      },
     },
     async (request) => {
       const id = request.params.id;
@@ -178,7 +241,14 @@ export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
             .executeTakeFirstOrThrow();
           return { before: row, after: updated };
         });
-      request.changeLog({ menuCode: MENU, tableName: 'exception_ledger', recordId: id, action: 'UPDATE', before, after });
+      request.changeLog({
+        menuCode: MENU,
+        tableName: 'exception_ledger',
+        recordId: id,
+        action: 'UPDATE',
+        before,
+        after,
+      });
       return ok();
     },
   );

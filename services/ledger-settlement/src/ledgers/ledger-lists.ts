@@ -40,7 +40,12 @@ export const commissionLedgerResp = z.object({
   updatedAt: z.string(),
 });
 
-function commissionLedger(name: string, table: 'recruit_ledger' | 'maintain_ledger', basePath: string, menu: string) {
+function commissionLedger(
+  name: string,
+  table: 'recruit_ledger' | 'maintain_ledger',
+  basePath: string,
+  menu: string,
+) {
   return defineList({
     name,
     basePath,
@@ -49,10 +54,30 @@ function commissionLedger(name: string, table: 'recruit_ledger' | 'maintain_ledg
     exportPerm: 'EXPORT',
     from: (db) => db.selectFrom(`${table} as l`).leftJoin('agent as a', 'a.agent_id', 'l.agent_id'),
     columns: [
-      'l.ledger_id', 'l.contract_id', 'l.agent_id', 'a.agent_name', 'l.policy_no', 'l.company_code', 'l.product_code',
-      'l.insurance_type', 'l.commission_year', 'l.premium', 'l.pay_method', 'l.company_rate', 'l.company_amount',
-      'l.payout_rate', 'l.agent_amount', 'l.tax_amount', 'l.reported_premium', 'l.reported_company_amount',
-      'l.reconcile_status', 'l.reconcile_diff', 'l.settle_month', 'l.status', 'l.created_at', 'l.updated_at',
+      'l.ledger_id',
+      'l.contract_id',
+      'l.agent_id',
+      'a.agent_name',
+      'l.policy_no',
+      'l.company_code',
+      'l.product_code',
+      'l.insurance_type',
+      'l.commission_year',
+      'l.premium',
+      'l.pay_method',
+      'l.company_rate',
+      'l.company_amount',
+      'l.payout_rate',
+      'l.agent_amount',
+      'l.tax_amount',
+      'l.reported_premium',
+      'l.reported_company_amount',
+      'l.reconcile_status',
+      'l.reconcile_diff',
+      'l.settle_month',
+      'l.status',
+      'l.created_at',
+      'l.updated_at',
       sql<string | null>`l.calc_basis->'succession'->>'fromAgentId'`.as('succession_from_agent_id'),
     ],
     filters: {
@@ -129,8 +154,18 @@ function commissionLedger(name: string, table: 'recruit_ledger' | 'maintain_ledg
   });
 }
 
-export const recruitLedgerList = commissionLedger('RecruitLedger', 'recruit_ledger', '/api/ledger/recruit', 'LEDGER_RECRUIT');
-export const maintainLedgerList = commissionLedger('MaintainLedger', 'maintain_ledger', '/api/ledger/maintain', 'LEDGER_MAINTAIN');
+export const recruitLedgerList = commissionLedger(
+  'RecruitLedger',
+  'recruit_ledger',
+  '/api/ledger/recruit',
+  'LEDGER_RECRUIT',
+);
+export const maintainLedgerList = commissionLedger(
+  'MaintainLedger',
+  'maintain_ledger',
+  '/api/ledger/maintain',
+  'LEDGER_MAINTAIN',
+);
 
 // ---- exception_ledger ------------------------------------------------------------------------
 
@@ -170,9 +205,26 @@ export const exceptionLedgerList = defineList({
       .leftJoin('agent as a', 'a.agent_id', 'e.agent_id')
       .leftJoin('exception_type_code as t', 't.exception_code', 'e.exception_code'),
   columns: [
-    'e.ledger_id', 'e.agent_id', 'a.agent_name', 'e.contract_id', 'e.policy_no', 'e.settle_month', 'e.exception_code',
-    't.exception_name', 'e.direction', 'e.amount', 'e.reason', 'e.status', 'e.approve_status', 'e.approver_id',
-    'e.approve_date', 'e.reject_reason', 'e.recurring_yn', 'e.recurring_until', 'e.recurring_parent_id', 'e.source',
+    'e.ledger_id',
+    'e.agent_id',
+    'a.agent_name',
+    'e.contract_id',
+    'e.policy_no',
+    'e.settle_month',
+    'e.exception_code',
+    't.exception_name',
+    'e.direction',
+    'e.amount',
+    'e.reason',
+    'e.status',
+    'e.approve_status',
+    'e.approver_id',
+    'e.approve_date',
+    'e.reject_reason',
+    'e.recurring_yn',
+    'e.recurring_until',
+    'e.recurring_parent_id',
+    'e.source',
     'e.created_at',
   ],
   filters: {
@@ -183,7 +235,12 @@ export const exceptionLedgerList = defineList({
     approveStatus: eq('e.approve_status', z.enum(APPROVE_STATUSES)),
     status: eq('e.status', z.enum(['NEW', 'APPLIED', 'CANCELLED'])),
   },
-  sortable: { ledgerId: 'e.ledger_id', settleMonth: 'e.settle_month', agentId: 'e.agent_id', amount: 'e.amount' },
+  sortable: {
+    ledgerId: 'e.ledger_id',
+    settleMonth: 'e.settle_month',
+    agentId: 'e.agent_id',
+    amount: 'e.amount',
+  },
   defaultSort: 'e.ledger_id desc',
   ownerColumns: ['e.agent_id'],
   respSchema: exceptionLedgerResp,
@@ -255,10 +312,24 @@ export const reconList = defineList({
   menu: 'RECEIVE_DATA',
   tags: ['Reconciliation'],
   exportPerm: 'READ',
-  from: (db) => db.selectFrom('reconciliation as r').leftJoin('insurance_company as ic', 'ic.company_code', 'r.company_code'),
+  from: (db) =>
+    db
+      .selectFrom('reconciliation as r')
+      .leftJoin('insurance_company as ic', 'ic.company_code', 'r.company_code'),
   columns: [
-    'r.recon_id', 'r.company_code', 'ic.company_name', 'r.settle_month', 'r.expected_amount', 'r.actual_amount',
-    'r.diff_amount', 'r.recon_status', 'r.expected_count', 'r.actual_count', 'r.run_id', 'r.resolved_by', 'r.resolved_at',
+    'r.recon_id',
+    'r.company_code',
+    'ic.company_name',
+    'r.settle_month',
+    'r.expected_amount',
+    'r.actual_amount',
+    'r.diff_amount',
+    'r.recon_status',
+    'r.expected_count',
+    'r.actual_count',
+    'r.run_id',
+    'r.resolved_by',
+    'r.resolved_at',
     'r.updated_at',
   ],
   filters: {
@@ -266,7 +337,12 @@ export const reconList = defineList({
     companyCode: eq('r.company_code', zCode),
     reconStatus: eq('r.recon_status', z.enum(['MATCHED', 'DIFF'])),
   },
-  sortable: { reconId: 'r.recon_id', settleMonth: 'r.settle_month', companyCode: 'r.company_code', diffAmount: 'r.diff_amount' },
+  sortable: {
+    reconId: 'r.recon_id',
+    settleMonth: 'r.settle_month',
+    companyCode: 'r.company_code',
+    diffAmount: 'r.diff_amount',
+  },
   defaultSort: 'r.recon_id desc',
   respSchema: reconResp,
   toResp: (r) => ({
@@ -330,9 +406,21 @@ export const overrideSettleList = defineList({
       .leftJoin('agent as fa', 'fa.agent_id', 'os.from_agent_id')
       .leftJoin('agent as ta', 'ta.agent_id', 'os.to_agent_id'),
   columns: [
-    'os.os_id', 'os.settle_id', 'os.settle_month', 'os.from_agent_id', 'fa.agent_name as from_agent_name', 'os.to_agent_id',
-    'ta.agent_name as to_agent_name', 'os.override_rule_id', 'os.base_amount', 'os.override_pct', 'os.override_amount',
-    'os.capped', sql<string | null>`os.calc_basis->>'capAmount'`.as('cap_amount'), 'os.status', 'os.created_at',
+    'os.os_id',
+    'os.settle_id',
+    'os.settle_month',
+    'os.from_agent_id',
+    'fa.agent_name as from_agent_name',
+    'os.to_agent_id',
+    'ta.agent_name as to_agent_name',
+    'os.override_rule_id',
+    'os.base_amount',
+    'os.override_pct',
+    'os.override_amount',
+    'os.capped',
+    sql<string | null>`os.calc_basis->>'capAmount'`.as('cap_amount'),
+    'os.status',
+    'os.created_at',
   ],
   filters: {
     settleMonth: eq('os.settle_month', zSettleMonth),
@@ -412,9 +500,23 @@ export const chargebackList = defineList({
       .leftJoin('agent as a', 'a.agent_id', 'c.agent_id')
       .leftJoin('contract as ct', 'ct.contract_id', 'c.contract_id'),
   columns: [
-    'c.cb_id', 'c.contract_id', 'ct.policy_no', 'c.agent_id', 'a.agent_name', 'c.settle_month', 'c.lapse_month', 'c.lapse_date',
-    'c.lapse_month_diff', 'c.base_amount', 'c.cb_rate', 'c.cb_amount', 'c.installment_seq', 'c.installment_total',
-    'c.cb_rule_id', 'c.status', 'c.created_at',
+    'c.cb_id',
+    'c.contract_id',
+    'ct.policy_no',
+    'c.agent_id',
+    'a.agent_name',
+    'c.settle_month',
+    'c.lapse_month',
+    'c.lapse_date',
+    'c.lapse_month_diff',
+    'c.base_amount',
+    'c.cb_rate',
+    'c.cb_amount',
+    'c.installment_seq',
+    'c.installment_total',
+    'c.cb_rule_id',
+    'c.status',
+    'c.created_at',
   ],
   filters: {
     settleMonth: eq('c.settle_month', zSettleMonth),
@@ -423,7 +525,12 @@ export const chargebackList = defineList({
     lapseMonth: eq('c.lapse_month', zSettleMonth),
     status: eq('c.status', z.enum(['CALCULATED', 'CONFIRMED', 'CANCELLED'])),
   },
-  sortable: { cbId: 'c.cb_id', settleMonth: 'c.settle_month', contractId: 'c.contract_id', cbAmount: 'c.cb_amount' },
+  sortable: {
+    cbId: 'c.cb_id',
+    settleMonth: 'c.settle_month',
+    contractId: 'c.contract_id',
+    cbAmount: 'c.cb_amount',
+  },
   defaultSort: 'c.cb_id',
   ownerColumns: ['c.agent_id'],
   respSchema: chargebackResp,

@@ -54,7 +54,9 @@ export interface ListDefinition<Row extends AnyRow = AnyRow, Resp extends z.ZodO
   exportColumns: Array<SpreadsheetColumn<Row>>;
 }
 
-export function defineList<Row extends AnyRow, Resp extends z.ZodObject>(def: ListDefinition<Row, Resp>): ListDefinition<Row, Resp> {
+export function defineList<Row extends AnyRow, Resp extends z.ZodObject>(
+  def: ListDefinition<Row, Resp>,
+): ListDefinition<Row, Resp> {
   return def;
 }
 
@@ -63,11 +65,17 @@ function untyped(app: ServiceApp): Kysely<any> {
 }
 
 /** The definition's select with its filters and the caller's row restriction (no order, no paging). */
-export function selectList(app: ServiceApp, def: ListDefinition<any, any>, request: FastifyRequest, query: AnyRow): AnyQuery {
+export function selectList(
+  app: ServiceApp,
+  def: ListDefinition<any, any>,
+  request: FastifyRequest,
+  query: AnyRow,
+): AnyQuery {
   let qb = def.from(untyped(app)).select(def.columns as any) as AnyQuery;
   for (const [name, filter] of Object.entries(def.filters)) {
     const value = query[name];
-    if (value !== undefined && value !== null && value !== '') qb = qb.where(sql.ref(filter.column), '=', value);
+    if (value !== undefined && value !== null && value !== '')
+      qb = qb.where(sql.ref(filter.column), '=', value);
   }
   return restrictToOwnAgent(qb, request.user, def.ownerColumns);
 }
@@ -87,7 +95,12 @@ export function registerList(app: ServiceApp, def: ListDefinition<any, any>): vo
     def.basePath,
     {
       config: perm(def.menu, 'READ'),
-      schema: { tags: def.tags, summary: `List ${def.name}`, querystring: query, response: { 200: pageResponse(def.respSchema) } },
+      schema: {
+        tags: def.tags,
+        summary: `List ${def.name}`,
+        querystring: query,
+        response: { 200: pageResponse(def.respSchema) },
+      },
     },
     async (request) => {
       const q = request.query as AnyRow & { pageNum: number; pageSize: number };
@@ -101,13 +114,22 @@ export function registerList(app: ServiceApp, def: ListDefinition<any, any>): vo
     `${def.basePath}/excel`,
     {
       config: perm(def.menu, def.exportPerm),
-      schema: { tags: def.tags, summary: `Export ${def.name} (xlsx, same filters as the list)`, querystring: exportQuery },
+      schema: {
+        tags: def.tags,
+        summary: `Export ${def.name} (xlsx, same filters as the list)`,
+        querystring: exportQuery,
+      },
     },
     async (request, reply) => {
       const q = request.query as AnyRow;
       const qb = applySort(selectList(app, def, request, q), q as never, sortOptions);
       const rows = streamRows<AnyRow>(app.pool, qb.compile());
-      return sendSpreadsheet(reply, { fileName: `${def.name}-${today()}.xlsx`, sheetName: def.name, columns: def.exportColumns, rows });
+      return sendSpreadsheet(reply, {
+        fileName: `${def.name}-${today()}.xlsx`,
+        sheetName: def.name,
+        columns: def.exportColumns,
+        rows,
+      });
     },
   );
 }

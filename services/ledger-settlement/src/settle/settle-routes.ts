@@ -1,6 +1,16 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { envelope, invalid, money, notFound, ok, perm, zId, zSettleMonth, type ServiceApp } from '@csp/service-kit';
+import {
+  envelope,
+  invalid,
+  money,
+  notFound,
+  ok,
+  perm,
+  zId,
+  zSettleMonth,
+  type ServiceApp,
+} from '@csp/service-kit';
 import { restrictToOwnAgent } from '../ledgers/agent-scope.js';
 import { registerList, selectList } from '../ledgers/list-definition.js';
 import { SETTLE_STATUSES, settleList, settleResp } from './settle-list.js';
@@ -29,7 +39,9 @@ const summaryResp = z.object({
   settleMonth: z.string(),
   count: z.number().int(),
   totals: moneyTotals,
-  byStatus: z.array(z.object({ status: z.enum(SETTLE_STATUSES), count: z.number().int(), totals: moneyTotals })),
+  byStatus: z.array(
+    z.object({ status: z.enum(SETTLE_STATUSES), count: z.number().int(), totals: moneyTotals }),
+  ),
 });
 
 interface SumRow {
@@ -112,10 +124,17 @@ export async function registerSettleRoutes(app: ServiceApp): Promise<void> {
     '/api/settle/:id',
     {
       config: perm(MENU, 'READ'),
-      schema: { tags, summary: 'Settlement detail (AGENT users: own rows only)', params, response: { 200: envelope(settleResp) } },
+      schema: {
+        tags,
+        summary: 'Settlement detail (AGENT users: own rows only)',
+        params,
+        response: { 200: envelope(settleResp) },
+      },
     },
     async (request) => {
-      const row = await selectList(app, settleList, request, {}).where('s.settle_id', '=', request.params.id).executeTakeFirst();
+      const row = await selectList(app, settleList, request, {})
+        .where('s.settle_id', '=', request.params.id)
+        .executeTakeFirst();
       if (!row) throw notFound(`Settlement ${request.params.id}`);
       return ok(settleList.toResp(row));
     },
@@ -137,7 +156,11 @@ export async function registerSettleRoutes(app: ServiceApp): Promise<void> {
         },
       },
       async (request) => {
-        const result = await moveSettlement(db(), { settleId: request.params.id, action, userId: request.user?.userId ?? null });
+        const result = await moveSettlement(db(), {
+          settleId: request.params.id,
+          action,
+          userId: request.user?.userId ?? null,
+        });
         request.changeLog({
           menuCode: MENU,
           tableName: 'settle_master',

@@ -17,7 +17,10 @@ const MOVES: Record<SettleAction, { from: readonly SettleStatus[]; to: SettleSta
  * receives, chargeback installments due from it. Chargebacks have no HOLD state: a hold keeps them as
  * they are (the locked month already protects them), a release turns confirmed ones back.
  */
-const LEDGER_MOVES: Record<SettleAction, Array<{ table: string; agentColumn: string; from: string[]; to: string }>> = {
+const LEDGER_MOVES: Record<
+  SettleAction,
+  Array<{ table: string; agentColumn: string; from: string[]; to: string }>
+> = {
   confirm: [
     { table: 'recruit_ledger', agentColumn: 'agent_id', from: ['CALCULATED', 'HOLD'], to: 'CONFIRMED' },
     { table: 'maintain_ledger', agentColumn: 'agent_id', from: ['CALCULATED', 'HOLD'], to: 'CONFIRMED' },
@@ -99,7 +102,8 @@ export async function moveSettlement(db: Kysely<any>, input: SettleMoveInput): P
 
     const ledgerRows: Record<string, number> = {};
     for (const m of LEDGER_MOVES[input.action]) {
-      const extra = m.table === 'recruit_ledger' || m.table === 'maintain_ledger' ? { updated_by: input.userId } : {};
+      const extra =
+        m.table === 'recruit_ledger' || m.table === 'maintain_ledger' ? { updated_by: input.userId } : {};
       const result = await trx
         .updateTable(m.table)
         .set({ status: m.to, updated_at: sql`now()`, ...extra })

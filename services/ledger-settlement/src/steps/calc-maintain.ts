@@ -22,7 +22,12 @@ function candidates(month: string) {
 export const calcMaintain = defineStep({
   name: 'calcMaintain',
   plan: async (ctx) => {
-    const bounds = await contractIdBounds(ctx, { kind: 'MAINTAIN', table: 'maintain_ledger', candidates, decide: () => undefined });
+    const bounds = await contractIdBounds(ctx, {
+      kind: 'MAINTAIN',
+      table: 'maintain_ledger',
+      candidates,
+      decide: () => undefined,
+    });
     return bounds ? rangeChunks(bounds.min, bounds.max, CONTRACT_CHUNK_SIZE) : [];
   },
   run: async (ctx, chunk) => {

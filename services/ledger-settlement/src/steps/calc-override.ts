@@ -116,7 +116,10 @@ export const calcOverride = defineStep({
     const month = ctx.settleMonth;
     const date = lastDayOfMonth(month);
     return ctx.chunkTransaction(async (trx) => {
-      const [bases, locked] = await Promise.all([loadBases(trx, month, chunk.from, chunk.to), lockedAgents(trx, month)]);
+      const [bases, locked] = await Promise.all([
+        loadBases(trx, month, chunk.from, chunk.to),
+        lockedAgents(trx, month),
+      ]);
       // Replace the month's CALCULATED rows of these lower agents, except rows of locked receivers.
       await sql`
         DELETE FROM override_settle o

@@ -18,7 +18,11 @@ interface LapsedContract {
 }
 
 /** Commission earned on each contract up to and including the month (recruit + maintain, any agent). */
-async function ledgerBases(trx: Trx, ids: number[], settleMonth: string): Promise<Map<number, { base: string; rows: number }>> {
+async function ledgerBases(
+  trx: Trx,
+  ids: number[],
+  settleMonth: string,
+): Promise<Map<number, { base: string; rows: number }>> {
   if (ids.length === 0) return new Map();
   const { rows } = await sql<{ contract_id: number; base: string; rows: number }>`
     SELECT contract_id, sum(agent_amount)::text AS base, count(*)::int AS rows FROM (
@@ -96,7 +100,11 @@ export const chargebackException = defineStep({
         WHERE c.status = 'LAPSE' AND c.lapse_date BETWEEN ${firstDayOfMonth(month)}::date AND ${lastDayOfMonth(month)}::date
           ${companyFilter(ctx.companyCode)}
         ORDER BY c.contract_id`.execute(trx);
-      const bases = await ledgerBases(trx, lapsed.map((c) => c.contract_id), month);
+      const bases = await ledgerBases(
+        trx,
+        lapsed.map((c) => c.contract_id),
+        month,
+      );
       const built = buildChargebackRows({ ctx, pricing, rules, lapsed, bases });
       const leftAlone = await replaceChargebacks(trx, ctx, built.rows);
       ctx.progress(lapsed.length);

@@ -8,4 +8,10 @@ import { chargebackException } from './chargeback-exception.js';
 export { aggregate, calcMaintain, calcOverride, calcRecruit, chargebackException };
 
 /** Batch steps 4-8, hosted by the ledger-settlement worker. */
-export const ledgerSteps: StepDefinition[] = [calcRecruit, calcMaintain, chargebackException, calcOverride, aggregate];
+export const ledgerSteps: StepDefinition[] = [
+  calcRecruit,
+  calcMaintain,
+  chargebackException,
+  calcOverride,
+  aggregate,
+];

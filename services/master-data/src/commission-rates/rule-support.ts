@@ -2,14 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { z } from 'zod';
 import { invalid, zDate, zMoney, zRate } from '@csp/service-kit';
-import type { Database } from '@csp/db';
-// Until the lead merges MasterRuleTables (and MasterPeopleTables) into `Database`
-// (packages/db/src/schema/index.ts), the rule tables are typed here, in this one place.
-import type { MasterPeopleTables } from '../../node_modules/@csp/db/src/schema/master-data.js';
-import type { MasterRuleTables, ProductCategory } from '../../node_modules/@csp/db/src/schema/master-rules.js';
+import type { Database, ProductCategory } from '@csp/db';
 
 export type { ProductCategory };
-export type RulesDatabase = Database & MasterPeopleTables & MasterRuleTables;
+export type RulesDatabase = Database;
 export type RulesDb = Kysely<RulesDatabase>;
 export type RulesExecutor = RulesDb | Transaction<RulesDatabase>;
 

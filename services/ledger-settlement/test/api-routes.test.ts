@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createQueues, type BatchQueues } from '@csp/batch';
+import { assertAllRoutesGuarded, createServiceApp, type ServiceApp } from '@csp/service-kit';
+import { createTestContext, type TestContext } from '@csp/service-kit/testing';
+import { registerAreas } from '../src/areas.js';
+import { REDIS_URL, removeRedisPrefix } from './api-helpers.js';
+
+const seen: Array<{ route: string; access: string }> = [];
+let ctx: TestContext<ServiceApp>;
+let queues: BatchQueues;
+const prefix = `csp-ls-routes-${randomBytes(4).toString('hex')}`;
+
+beforeAll(async () => {
+  queues = createQueues(REDIS_URL, { prefix });
+  ctx = await createTestContext({
+    serviceName: 'ledger-settlement',
+    buildApp: async (deps) => {
+      const app = await createServiceApp({ name: 'ledger-settlement', ...deps });
+      app.addHook('onRoute', (r) => {
+        const methods = Array.isArray(r.method) ? r.method : [r.method];
+        for (const m of methods) {
+          if (m === 'HEAD' || !r.url.startsWith('/api/') || r.url === '/api/health') continue;
+          const p = r.config?.permission;
+          seen.push({ route: `${m} ${r.url}`, access: p ? `${p.menu} ${p.perm}` : String(r.config?.access) });
+        }
+      });
+      await registerAreas(app, { queues });
+      return app;
+    },
+  });
+});
+
+afterAll(async () => {
+  await ctx?.close();
+  await queues?.close();
+  await removeRedisPrefix(prefix);
+});
+
+/** (method path -> menu perm): docs/menus-and-routing.md; /excel uses EXPORT where the menu has it. */
+const EXPECTED: Record<string, string> = {
+  'POST /api/batch/settlement/run': 'BATCH_RUN APPROVE',
+  'GET /api/batch/settlement/status': 'BATCH_RUN READ',
+  'GET /api/batch/settlement/runs': 'BATCH_RUN READ',
+  'POST /api/batch/settlement/:id/restart': 'BATCH_RUN APPROVE',
+  'POST /api/batch/settlement/:id/fail': 'BATCH_RUN APPROVE',
+  'GET /api/settle': 'SETTLE_LIST READ',
+  'GET /api/settle/excel': 'SETTLE_LIST READ',
+  'GET /api/settle/summary': 'SETTLE_LIST READ',
+  'GET /api/settle/:id': 'SETTLE_LIST READ',
+  'GET /api/settle/:id/explain': 'SETTLE_LIST READ',
+  'PUT /api/settle/:id/confirm': 'SETTLE_LIST APPROVE',
+  'PUT /api/settle/:id/hold': 'SETTLE_LIST APPROVE',
+  'PUT /api/settle/:id/release': 'SETTLE_LIST APPROVE',
+  'GET /api/ledger/recruit': 'LEDGER_RECRUIT READ',
+  'GET /api/ledger/recruit/excel': 'LEDGER_RECRUIT EXPORT',
+  'GET /api/ledger/maintain': 'LEDGER_MAINTAIN READ',
+  'GET /api/ledger/maintain/excel': 'LEDGER_MAINTAIN EXPORT',
+  'GET /api/ledger/exception': 'LEDGER_EXCEPTION READ',
+  'GET /api/ledger/exception/excel': 'LEDGER_EXCEPTION READ',
+  'POST /api/ledger/exception': 'LEDGER_EXCEPTION CREATE',
+  'PUT /api/ledger/exception/:id/approve': 'LEDGER_EXCEPTION APPROVE',
+  'PUT /api/ledger/exception/:id/reject': 'LEDGER_EXCEPTION APPROVE',
+  'GET /api/recon': 'RECEIVE_DATA READ',
+  'GET /api/recon/excel': 'RECEIVE_DATA READ',
+  'GET /api/override-settles': 'OVERRIDE_LEDGER READ',
+  'GET /api/override-settles/excel': 'OVERRIDE_LEDGER READ',
+  'GET /api/chargebacks': 'RULE_CHARGEBACK READ',
+  'GET /api/chargebacks/excel': 'RULE_CHARGEBACK READ',
+};
+
+describe('routes of ledger-settlement', () => {
+  it('every route declares the (menu, perm) pair of docs/menus-and-routing.md, and nothing else is exposed', () => {
+    expect(Object.fromEntries(seen.map((s) => [s.route, s.access]))).toEqual(EXPECTED);
+    assertAllRoutesGuarded(ctx.app);
+  });
+
+  it('every declared pair exists as a menu_permission row (a missing row would make the route answer 403)', async () => {
+    const pairs = [...new Set(Object.values(EXPECTED))];
+    for (const pair of pairs) {
+      const [menu, perm] = pair.split(' ');
+      const { rows } = await ctx.pool.query(
+        `SELECT 1 FROM menu_permission mp JOIN menu m ON m.menu_id = mp.menu_id WHERE m.menu_code = $1 AND mp.perm_code = $2`,
+        [menu, perm],
+      );
+      expect(rows.length, pair).toBe(1);
+    }
+  });
+
+  it('every route needs a token (E401 without one)', async () => {
+    for (const route of Object.keys(EXPECTED)) {
+      const [method, url] = route.split(' ') as ['GET' | 'POST' | 'PUT', string];
+      const res = await ctx.app.inject({ method, url: url.replace(':id', '1') });
+      expect(res.statusCode, route).toBe(401);
+      expect(res.json().code, route).toBe('E401');
+    }
+  });
+
+  it('the OpenAPI document builds and lists the paths', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/v3/api-docs' });
+    expect(res.statusCode).toBe(200);
+    const paths = Object.keys((res.json() as { paths: Record<string, unknown> }).paths);
+    expect(paths).toEqual(
+      expect.arrayContaining(['/api/batch/settlement/run', '/api/settle/{id}/explain', '/api/ledger/exception/{id}/approve', '/api/recon']),
+    );
+  });
+});
