@@ -224,22 +224,24 @@ async function main() {
   const gateway = services.find((s) => s.name === 'gateway');
   const backends = services.filter((s) => s.name !== 'gateway');
   const unbuilt = services.filter((s) => !existsSync(s.server));
-  if (!gateway || !existsSync(gateway.server)) throw new Error('services/gateway is not built: run `pnpm build` first');
-  for (const s of unbuilt) warn(`${s.name}: dist/server.js is missing (not built?) — skipped`);
-  const runnable = backends.filter((s) => existsSync(s.server));
-
-  let nextPort = 8107;
-  const ports = Object.fromEntries(runnable.map((s) => [s.name, SERVICE_PORTS[s.name] ?? nextPort++]));
-  for (const [name, port] of [['gateway', GATEWAY_PORT], ...Object.entries(ports)]) {
-    if (!(await portIsFree(port))) throw new Error(`port ${port} (${name}) is in use — is the platform already running?`);
-  }
+  // SERVICES=auth-platform,master-data starts only those (the gateway always runs).
+  const only = process.env.SERVICES?.split(',').map((s) => s.trim()).filter(Boolean);
+  const runnable = backends.filter((s) => existsSync(s.server) && (!only || only.includes(s.name)));
   reserveTagWidth([
     'postgres',
     'redis',
     'gateway',
     ...runnable.flatMap((s) => (existsSync(s.worker) ? [s.name, `${s.name}-worker`] : [s.name])),
   ]);
+  if (!gateway || !existsSync(gateway.server)) throw new Error('services/gateway is not built: run `pnpm build` first');
+  for (const s of unbuilt) warn(`${s.name}: dist/server.js is missing (not built?) — skipped`);
+  if (only) say(`SERVICES is set: starting only ${runnable.map((s) => s.name).join(', ') || 'the gateway'}`);
 
+  let nextPort = 8107;
+  const ports = Object.fromEntries(runnable.map((s) => [s.name, SERVICE_PORTS[s.name] ?? nextPort++]));
+  for (const [name, port] of [['gateway', GATEWAY_PORT], ...Object.entries(ports)]) {
+    if (!(await portIsFree(port))) throw new Error(`port ${port} (${name}) is in use — is the platform already running?`);
+  }
   const secrets = loadSecrets(DATA_DIR);
   const admin = loadAdminPassword(DATA_DIR);
 
@@ -266,7 +268,10 @@ async function main() {
     const child = startChild({ name, command: process.execPath, args: [script], env, cwd: dirname(dirname(script)) });
     children.push({ name, kind, child: child.process });
     void child.exited.then((code) => {
-      if (!stopping) void fail(`${name} exited unexpectedly (code ${code}); stopping everything`);
+      if (stopping) return;
+      // Without the gateway nothing is reachable; one broken service should not take the rest down.
+      if (kind === 'gateway') void fail(`the gateway exited (code ${code}); stopping everything`);
+      else warn(`${name} exited (code ${code}); the gateway answers 503 for it — see its log above`);
     });
   };
 

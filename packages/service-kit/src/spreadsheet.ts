@@ -1,7 +1,8 @@
 import { PassThrough, type Writable } from 'node:stream';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
+import ZipStream from 'zip-stream';
+import { packageParts, SHEET_PART, SheetXml, type XlsxColumn } from './xlsx-writer.js';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -11,6 +12,11 @@ export interface SpreadsheetColumn<R> {
   width?: number;
   /** Cell value; defaults to `row[key]`. */
   value?(row: R): unknown;
+  /**
+   * Decimal strings (money, rates) as number cells, so Excel can sum them: the text goes into the cell
+   * unchanged (2 decimals shown as #,##0.00); text that is no plain decimal of <= 15 digits stays text.
+   */
+  numeric?: boolean;
 }
 
 export interface SpreadsheetOptions<R> {
@@ -27,91 +33,101 @@ export function contentDisposition(fileName: string): string {
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
-type CellValue = ExcelJS.CellValue;
+/** Deflate level 1: several times cheaper than the default 6 for ~20 % more bytes (measured on 1M rows). */
+const ZIP_LEVEL = 1;
+/** Rows are collected into chunks of about this many characters before they go to the zip. */
+const CHUNK_CHARS = 64 * 1024;
+const YIELD_EVERY_ROWS = 1000;
 
-function toCell(value: unknown): CellValue {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'object' && !(value instanceof Date)) return JSON.stringify(value);
-  return value as CellValue;
-}
-
-/** Resolves when the stream can take more data, or when it was closed (client went away). */
-function drained(stream: Writable): Promise<void> {
+/** Resolves on `event`, or once `out` has closed (client gone, or destroyed with an error). */
+function eventOrClosed(source: NodeJS.EventEmitter, event: string, out: Writable): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
+      source.off(event, done);
+      out.off('close', done);
       resolve();
     };
-    stream.on('drain', done);
-    stream.on('close', done);
+    source.once(event, done);
+    out.once('close', done);
   });
 }
 
-const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
-const CHECK_EVERY_ROWS = 100;
-
-interface PipeTarget {
-  writableLength?: number;
-  _writableState?: { length?: number };
-  once(event: 'drain', listener: () => void): unknown;
-  off(event: 'drain', listener: () => void): unknown;
-}
-
-/**
- * exceljs's sheet stream (StreamBuf) writes to the zip's deflate stage ignoring its return value, so
- * a fast producer piles rows up there. We read that backlog (StreamBuf's own buffers before the zip
- * starts on the entry, the deflate stage's writable buffer after) and wait while it is too large.
- */
-function sheetBacklog(sheet: ExcelJS.Worksheet): { bytes: number; target?: PipeTarget } {
-  const stream = (sheet as unknown as { stream?: { buffers?: unknown[]; pipes?: PipeTarget[] } }).stream;
-  const pipes = stream?.pipes ?? [];
-  // archiver's entry stream is an old readable-stream PassThrough without `writableLength`.
-  const piped = pipes.reduce((sum, p) => sum + (p.writableLength ?? p._writableState?.length ?? 0), 0);
-  return { bytes: (stream?.buffers?.length ?? 0) * 65536 + piped, target: pipes[0] };
-}
-
-function drainedOrTimeout(target: PipeTarget | undefined, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      target?.off('drain', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    target?.once('drain', done);
+function addEntry(zip: ZipStream, source: Buffer | PassThrough, name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    zip.entry(source, { name }, (err) => (err ? reject(err) : resolve()));
   });
 }
 
+function toXlsxColumns<R>(columns: Array<SpreadsheetColumn<R>>): Array<XlsxColumn<R>> {
+  return columns.map((c) => ({
+    header: c.header,
+    width: c.width ?? 15,
+    numeric: c.numeric === true,
+    get: c.value ?? ((row: R) => (row as Record<string, unknown>)[c.key]),
+  }));
+}
+
 /**
- * Writes an xlsx of all `rows` into `out` with exceljs's streaming writer (no styles, no shared
- * strings). Each row is committed at once; the loop waits for 'drain' when `out` is full, waits
- * while the zip stage lags behind (see sheetBacklog) and yields to the event loop every 1000 rows:
- * memory stays flat whatever the row count.
+ * Writes an xlsx of all `rows` into `out`: the worksheet XML is generated directly (inline strings, see
+ * xlsx-writer.ts) and streamed through zip-stream (native zlib deflate). Rows go out in ~64 KB chunks;
+ * the loop waits for 'drain' when the zip entry is full (backpressure from `out`, i.e. the HTTP reply)
+ * and yields to the event loop every 1000 rows: memory stays flat whatever the row count. Stops early,
+ * closing `rows` (so a cursor is released), when `out` is destroyed. Resolves with the data row count.
  */
 export async function writeSpreadsheet<R>(out: PassThrough, options: Omit<SpreadsheetOptions<R>, 'fileName'>): Promise<number> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(options.sheetName ?? 'Sheet1');
-  sheet.columns = options.columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? 15 }));
-  const getters = options.columns.map((c) => c.value ?? ((row: R) => (row as Record<string, unknown>)[c.key]));
-
+  const zip = new ZipStream({ zlib: { level: ZIP_LEVEL } });
+  let zipError: Error | undefined;
+  zip.on('error', (err: Error) => {
+    zipError = err;
+    out.destroy(err);
+  });
+  zip.pipe(out);
+  const sheetSource = new PassThrough({ highWaterMark: 256 * 1024 });
+  const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
   let count = 0;
-  for await (const row of options.rows) {
-    if (out.destroyed) break;
-    sheet.addRow(getters.map((get) => toCell(get(row)))).commit();
-    count += 1;
-    if (out.writableNeedDrain) await drained(out);
-    if (count % CHECK_EVERY_ROWS === 0) {
-      for (let backlog = sheetBacklog(sheet); backlog.bytes > MAX_BACKLOG_BYTES && !out.destroyed; backlog = sheetBacklog(sheet)) {
-        await drainedOrTimeout(backlog.target, 20);
-      }
+  let completed = false;
+  try {
+    for (const [name, xml] of packageParts(options.sheetName ?? 'Sheet1')) {
+      await Promise.race([addEntry(zip, Buffer.from(xml), name), closed]);
     }
-    if (count % 1000 === 0) await yieldToEventLoop();
+    const sheetWritten = addEntry(zip, sheetSource, SHEET_PART);
+    sheetWritten.catch(() => undefined); // a zip error also arrives as its 'error' event
+
+    const sheet = new SheetXml(toXlsxColumns(options.columns));
+    let parts: string[] = [sheet.head()];
+    let pending = 0;
+    for await (const row of options.rows) {
+      if (out.destroyed) break;
+      const xml = sheet.row(row);
+      parts.push(xml);
+      pending += xml.length;
+      count += 1;
+      if (pending >= CHUNK_CHARS) {
+        const more = sheetSource.write(Buffer.from(parts.join('')));
+        parts = [];
+        pending = 0;
+        if (!more) await eventOrClosed(sheetSource, 'drain', out);
+      }
+      if (count % YIELD_EVERY_ROWS === 0) await yieldToEventLoop();
+    }
+    if (!out.destroyed) {
+      parts.push(sheet.tail());
+      sheetSource.end(Buffer.from(parts.join('')));
+      await Promise.race([sheetWritten, closed]);
+    }
+    if (!out.destroyed) {
+      zip.finalize();
+      await eventOrClosed(zip, 'end', out);
+      completed = !out.destroyed || out.writableFinished;
+    }
+  } finally {
+    if (!completed) {
+      sheetSource.destroy();
+      zip.unpipe();
+      zip.destroy();
+    }
   }
-  if (out.destroyed) return count;
-  sheet.commit();
-  await workbook.commit();
+  if (zipError) throw zipError;
   return count;
 }
 

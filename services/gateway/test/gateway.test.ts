@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readJson, startGateway, type RunningGateway } from './helpers/gateway.js';
 import { closedPortUrl, startStubUpstream, type StubUpstream } from './helpers/stub-upstream.js';
@@ -87,6 +88,33 @@ describe('routing', () => {
     const res = await fetch(`${gateway.url}/api/files/10?bytes=300000`, { headers: BEARER });
     expect(res.headers.get('content-length')).toBe('300000');
     expect(Buffer.from(await res.arrayBuffer()).length).toBe(300_000);
+  });
+
+  it('answers HEAD with the service headers and no body', async () => {
+    const res = await fetch(`${gateway.url}/api/files/11?bytes=1234`, { method: 'HEAD', headers: BEARER });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe('1234');
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('passes a 204 without a body', async () => {
+    const res = await fetch(`${gateway.url}/api/notices/3?status=204`, { method: 'DELETE', headers: BEARER });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+  });
+
+  it('drops hop-by-hop headers, including those the Connection header names', async () => {
+    // fetch() refuses to set Connection, so use node:http.
+    await new Promise<void>((resolve, reject) => {
+      const req = request(`${gateway.url}/api/menus/my`, {
+        headers: { ...BEARER, connection: 'keep-alive, x-hop', 'x-hop': 'secret', 'x-kept': 'yes' },
+      });
+      req.on('response', (res) => res.resume().on('end', resolve));
+      req.on('error', reject);
+      req.end();
+    });
+    expect(auth.seen[0]!.headers['x-hop']).toBeUndefined();
+    expect(auth.seen[0]!.headers['x-kept']).toBe('yes');
   });
 
   it('sends common/account-codes to payment-tax and the rest of common to auth-platform (longest prefix wins)', async () => {

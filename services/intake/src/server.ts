@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { buildApp, SERVICE_NAME } from './app.js';
 
 // Owns the process: config (refuses to start when invalid), migrations, listen, graceful close.
-const config = loadServiceConfig(SERVICE_NAME, { PORT: z.coerce.number().int().min(0).max(65535).default(8103) });
+const config = loadServiceConfig(SERVICE_NAME, {
+  PORT: z.coerce.number().int().min(0).max(65535).default(8103),
+});
 const logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL });
 
 const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: SERVICE_NAME });

@@ -17,7 +17,11 @@ describe('intake app', () => {
   it('answers the public health check with its service name', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ success: true, code: '0000', data: { status: 'UP', service: 'intake', db: 'UP', redis: 'UP' } });
+    expect(res.json()).toMatchObject({
+      success: true,
+      code: '0000',
+      data: { status: 'UP', service: 'intake', db: 'UP', redis: 'UP' },
+    });
   });
 
   it('guards every route', () => {

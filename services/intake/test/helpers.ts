@@ -45,7 +45,14 @@ export async function createHarness(steps: readonly StepDefinition[] = intakeSte
   const tdb = await createTestDatabase();
   const prefix = `csp-intake-test-${randomBytes(5).toString('hex')}`;
   const queues = createQueues(REDIS_URL, { prefix, settings: SETTINGS });
-  const common = { connection: REDIS_URL, prefix, db: tdb.db, settings: SETTINGS, logger, handleSignals: false };
+  const common = {
+    connection: REDIS_URL,
+    prefix,
+    db: tdb.db,
+    settings: SETTINGS,
+    logger,
+    handleSignals: false,
+  };
   const workers: StepWorkers[] = [
     await startStepWorkers({ ...common, service: 'intake', steps, concurrency: 2 }),
     await startStepWorkers({ ...common, steps: otherSteps(steps) }),
@@ -139,7 +146,12 @@ export async function seedMaster(db: IntakeDb): Promise<MasterIds> {
     })
     .returning('product_id')
     .executeTakeFirstOrThrow();
-  return { orgId: org.org_id, agentId: agents[0]!.agent_id, otherAgentId: agents[1]!.agent_id, productId: product.product_id };
+  return {
+    orgId: org.org_id,
+    agentId: agents[0]!.agent_id,
+    otherAgentId: agents[1]!.agent_id,
+    productId: product.product_id,
+  };
 }
 
 export async function insertContract(
@@ -152,7 +164,13 @@ export async function insertContract(
 ): Promise<number> {
   const row = await db
     .insertInto('contract')
-    .values({ agent_id: agentId, product_id: ids.productId, policy_no: policyNo, premium, contract_date: contractDate })
+    .values({
+      agent_id: agentId,
+      product_id: ids.productId,
+      policy_no: policyNo,
+      premium,
+      contract_date: contractDate,
+    })
     .returning('contract_id')
     .executeTakeFirstOrThrow();
   return row.contract_id;

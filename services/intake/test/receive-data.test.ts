@@ -32,7 +32,11 @@ describe('receiveData', () => {
   it('receives manual carriers, counts an unsupported method as an error and lets the run go on', async () => {
     const uploaded = await insertRaw(h.db, 'L001', '202504', 'RECRUIT', { POLICY: 'A' });
     const tagged = await insertRaw(h.db, 'F003', '202504', 'RECRUIT', { POLICY: 'B' });
-    await h.db.updateTable('raw_commission_data').set({ batch_id: 'UPLOAD-7' }).where('raw_id', '=', tagged).execute();
+    await h.db
+      .updateTable('raw_commission_data')
+      .set({ batch_id: 'UPLOAD-7' })
+      .where('raw_id', '=', tagged)
+      .execute();
     const ftpRow = await insertRaw(h.db, 'N002', '202504', 'RECRUIT', { POLICY: 'C' });
 
     const status = await h.runMonth('202504');
@@ -63,14 +67,27 @@ describe('receiveData', () => {
 
   it('receives only the run company; an inactive carrier asked for explicitly is skipped', async () => {
     let status = await h.runMonth('202505', 'N002');
-    expect(stepOf(status, 'receiveData')).toMatchObject({ totalCount: 1, successCount: 0, errorCount: 1, skippedCount: 0 });
+    expect(stepOf(status, 'receiveData')).toMatchObject({
+      totalCount: 1,
+      successCount: 0,
+      errorCount: 1,
+      skippedCount: 0,
+    });
     status = await h.runMonth('202505', 'X004');
-    expect(stepOf(status, 'receiveData')).toMatchObject({ totalCount: 1, successCount: 0, errorCount: 0, skippedCount: 1 });
+    expect(stepOf(status, 'receiveData')).toMatchObject({
+      totalCount: 1,
+      successCount: 0,
+      errorCount: 0,
+      skippedCount: 1,
+    });
   });
 
   it('fails the run when the run company does not exist', async () => {
     const status = await h.runMonth('202505', 'NOPE');
-    expect(status.run).toMatchObject({ status: 'FAILED', errorMessage: 'insurance company NOPE does not exist' });
+    expect(status.run).toMatchObject({
+      status: 'FAILED',
+      errorMessage: 'insurance company NOPE does not exist',
+    });
     expect(stepOf(status, 'receiveData').status).toBe('FAILED');
   });
 });

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, insertContract, insertRaw, seedMaster, setConfig, stepOf, type Harness, type MasterIds } from './helpers.js';
+import {
+  createHarness,
+  insertContract,
+  insertRaw,
+  seedMaster,
+  setConfig,
+  stepOf,
+  type Harness,
+  type MasterIds,
+} from './helpers.js';
 
 let h: Harness;
 let ids: MasterIds;
@@ -10,10 +19,30 @@ beforeAll(async () => {
   await h.db
     .insertInto('company_field_mapping')
     .values([
-      { company_code: 'L001', target_table: 'recruit_ledger', target_field: 'policy_no', source_field: 'POLICY' },
-      { company_code: 'L001', target_table: 'recruit_ledger', target_field: 'company_amount', source_field: 'COMM' },
-      { company_code: 'N002', target_table: 'recruit_ledger', target_field: 'policy_no', source_field: 'POLICY' },
-      { company_code: 'N002', target_table: 'recruit_ledger', target_field: 'company_amount', source_field: 'COMM' },
+      {
+        company_code: 'L001',
+        target_table: 'recruit_ledger',
+        target_field: 'policy_no',
+        source_field: 'POLICY',
+      },
+      {
+        company_code: 'L001',
+        target_table: 'recruit_ledger',
+        target_field: 'company_amount',
+        source_field: 'COMM',
+      },
+      {
+        company_code: 'N002',
+        target_table: 'recruit_ledger',
+        target_field: 'policy_no',
+        source_field: 'POLICY',
+      },
+      {
+        company_code: 'N002',
+        target_table: 'recruit_ledger',
+        target_field: 'company_amount',
+        source_field: 'COMM',
+      },
     ])
     .execute();
 });
@@ -25,7 +54,16 @@ afterAll(async () => {
 async function reconRows(month: string) {
   return h.db
     .selectFrom('reconciliation')
-    .select(['company_code', 'expected_amount', 'actual_amount', 'diff_amount', 'recon_status', 'expected_count', 'actual_count', 'resolved_by'])
+    .select([
+      'company_code',
+      'expected_amount',
+      'actual_amount',
+      'diff_amount',
+      'recon_status',
+      'expected_count',
+      'actual_count',
+      'resolved_by',
+    ])
     .where('settle_month', '=', month)
     .orderBy('company_code')
     .execute();
@@ -44,10 +82,33 @@ describe('reconcile', () => {
     await insertRaw(h.db, 'N002', MONTH, 'RECRUIT', { POLICY: 'R-404', COMM: '5' }); // other carrier's policy: error
 
     const status = await h.runMonth(MONTH);
-    expect(stepOf(status, 'reconcile')).toMatchObject({ status: 'COMPLETED', totalCount: 2, successCount: 0, errorCount: 2 });
+    expect(stepOf(status, 'reconcile')).toMatchObject({
+      status: 'COMPLETED',
+      totalCount: 2,
+      successCount: 0,
+      errorCount: 2,
+    });
     expect(await reconRows(MONTH)).toEqual([
-      { company_code: 'L001', expected_amount: '3010.30', actual_amount: '3000.30', diff_amount: '10.00', recon_status: 'DIFF', expected_count: 4, actual_count: 2, resolved_by: null },
-      { company_code: 'N002', expected_amount: '5.00', actual_amount: '0.00', diff_amount: '5.00', recon_status: 'DIFF', expected_count: 1, actual_count: 0, resolved_by: null },
+      {
+        company_code: 'L001',
+        expected_amount: '3010.30',
+        actual_amount: '3000.30',
+        diff_amount: '10.00',
+        recon_status: 'DIFF',
+        expected_count: 4,
+        actual_count: 2,
+        resolved_by: null,
+      },
+      {
+        company_code: 'N002',
+        expected_amount: '5.00',
+        actual_amount: '0.00',
+        diff_amount: '5.00',
+        recon_status: 'DIFF',
+        expected_count: 1,
+        actual_count: 0,
+        resolved_by: null,
+      },
     ]);
   });
 
@@ -70,7 +131,11 @@ describe('reconcile', () => {
   });
 
   it('keeps an accepted difference while the figures stay the same and clears it when they change', async () => {
-    await h.db.updateTable('reconciliation').set({ resolved_by: 1, resolved_at: new Date() }).where('settle_month', '=', MONTH).execute();
+    await h.db
+      .updateTable('reconciliation')
+      .set({ resolved_by: 1, resolved_at: new Date() })
+      .where('settle_month', '=', MONTH)
+      .execute();
     await h.runMonth(MONTH);
     expect((await reconRows(MONTH)).map((r) => r.resolved_by)).toEqual([1, 1]);
 
@@ -85,7 +150,10 @@ describe('reconcile', () => {
   it('fails the run with a clear message when the threshold is not a number', async () => {
     await setConfig(h.db, 'RECON_DIFF_THRESHOLD', 'ten');
     const status = await h.runMonth(MONTH);
-    expect(status.run).toMatchObject({ status: 'FAILED', errorMessage: 'system_config RECON_DIFF_THRESHOLD is not a non-negative number' });
+    expect(status.run).toMatchObject({
+      status: 'FAILED',
+      errorMessage: 'system_config RECON_DIFF_THRESHOLD is not a non-negative number',
+    });
     await setConfig(h.db, 'RECON_DIFF_THRESHOLD', '0');
   });
 });

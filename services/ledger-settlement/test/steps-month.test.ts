@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setChunkSizes } from '../src/calc/chunk-sizes.js';
 import { allSteps, createHarness, stepCounts, type Harness } from './steps-harness.js';
 import { seedBook } from './steps-book.js';
 
@@ -7,12 +8,15 @@ const MONTH = '202501';
 let h: Harness;
 
 beforeAll(async () => {
+  // several chunks out of a small book
+  setChunkSizes({ contracts: 2, agents: 3 });
   h = await createHarness();
   await seedBook(h.tdb.pool);
   await h.startWorkers(allSteps());
 });
 
 afterAll(async () => {
+  setChunkSizes({ contracts: 4_000, agents: 2_000 });
   await h?.close();
 });
 
@@ -185,6 +189,9 @@ describe('the monthly settlement steps 4-8', () => {
     expect(stepCounts(status, 'chargebackException')).toEqual({ status: 'COMPLETED', total: 2, success: 2, error: 0, skipped: 0 });
     expect(stepCounts(status, 'calcOverride')).toEqual({ status: 'COMPLETED', total: 6, success: 6, error: 0, skipped: 0 });
     expect(stepCounts(status, 'aggregate')).toEqual({ status: 'COMPLETED', total: 7, success: 7, error: 0, skipped: 0 });
+    // split: 5 recruit candidates by 2 -> 3 chunks; agents 1001..1008 by 3 -> 3 chunks
+    const chunks = Object.fromEntries(status.steps.map((s) => [s.stepName, s.chunkCount]));
+    expect(chunks).toMatchObject({ calcRecruit: 3, calcMaintain: 2, chargebackException: 0, calcOverride: 3, aggregate: 3 });
   });
 
   it('records the calculation basis of each row', async () => {
@@ -288,5 +295,22 @@ describe('the monthly settlement steps 4-8', () => {
       ov(1001, 1004, 2, '15280.00', '2.0000', '100.00', true),
       ov(1001, 1003, 5, '3000.00', '1.0000', '30.00'),
     ]);
+  });
+
+  it('keeps an approved recurring child and a CONFIRMED chargeback installment on a re-run; the approved child counts', async () => {
+    await sql`UPDATE exception_ledger SET approve_status = 'APPROVED', approve_date = now()
+              WHERE recurring_parent_id = 4 AND settle_month = ${MONTH}`.execute(h.db);
+    await sql`UPDATE chargeback SET status = 'CONFIRMED' WHERE contract_id = 9008 AND installment_seq = 1`.execute(h.db);
+
+    const status = await h.runMonth(MONTH);
+    expect(status.run.status).toBe('COMPLETED');
+    // the lapsed contract (installment 1 kept) and the recurring parent (child kept) are both left alone
+    expect(stepCounts(status, 'chargebackException')).toEqual({ status: 'COMPLETED', total: 2, success: 0, error: 0, skipped: 2 });
+    expect(await autoExceptions()).toEqual([{ ...AUTO[0], approve_status: 'APPROVED' }]);
+    expect(await chargebacks()).toEqual([{ ...CHARGEBACKS[0], status: 'CONFIRMED' }, CHARGEBACKS[1], CHARGEBACKS[2]]);
+    // 1002: 6600.00 + 300.00 (approved child) - 50.00 = 6850.00; tax 226.05; net 6623.95
+    expect((await settles())[1]).toEqual(
+      settle(1002, '0.00', '6600.00', '0.00', '300.00', '50.00', '0.00', '6850.00', '226.05', '6623.95'),
+    );
   });
 });

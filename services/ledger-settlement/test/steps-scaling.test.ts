@@ -4,12 +4,15 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { calcMaintain } from '../src/steps/index.js';
 import { seedGeneratedBook } from './steps-generated-book.js';
+import { setChunkSizes } from '../src/calc/chunk-sizes.js';
 import { allSteps, createHarness, stepCounts, type Harness } from './steps-harness.js';
 
 const MONTH = '202501';
 let h: Harness;
 
 beforeAll(async () => {
+  // several chunks out of a small book
+  setChunkSizes({ contracts: 300, agents: 10 });
   h = await createHarness();
   await seedGeneratedBook(h.tdb.pool);
 });
@@ -19,6 +22,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
+  setChunkSizes({ contracts: 4_000, agents: 2_000 });
   await h?.close();
 });
 
@@ -56,6 +60,11 @@ describe('calcMaintain split over workers', () => {
     expect(first.run.status).toBe('COMPLETED');
     const maintainStep = first.steps.find((s) => s.stepName === 'calcMaintain')!;
     expect(maintainStep.chunkCount).toBeGreaterThanOrEqual(4);
+    // contiguous id ranges covering every candidate
+    const { rows: ranges } = await sql<{ range_start: number; range_end: number }>`
+      SELECT range_start, range_end FROM batch_chunk
+      WHERE parent_job_log_id = ${first.run.jobLogId} AND step_name = 'calcMaintain' ORDER BY chunk_no`.execute(h.db);
+    for (let i = 1; i < ranges.length; i++) expect(ranges[i]!.range_start).toBe(ranges[i - 1]!.range_end + 1);
     const rowsOne = await maintainRows();
     const totalsOne = await maintainTotals();
     expect(rowsOne.length).toBeGreaterThan(300);

@@ -40,7 +40,8 @@ export async function startStubUpstream(name: string, docPaths: string[] = []): 
   app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   app.all('/*', async (request, reply) => {
     seen.push({ method: request.method, url: request.url, headers: request.headers, body: request.body });
-    const query = request.query as { delayMs?: string; streamBytes?: string; bytes?: string };
+    const query = request.query as { delayMs?: string; streamBytes?: string; bytes?: string; status?: string };
+    if (query.status === '204') return reply.code(204).send();
     const delayMs = Number(query.delayMs ?? 0);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (query.streamBytes) {

@@ -27,41 +27,40 @@ export async function loadCompanyRules(
   if (companyCodes.length === 0) return result;
   const codes = [...companyCodes];
 
-  const [mappingRows, codeRows, profiles] = await Promise.all([
-    db
-      .selectFrom('company_field_mapping')
-      .distinctOn(['company_code', 'target_table', 'target_field'])
-      .select([
-        'company_code',
-        'target_table',
-        'target_field',
-        'source_field',
-        'transform_rule',
-        'default_value',
-        'is_required',
-        'sort_order',
-        'is_active',
-      ])
-      .where('company_code', 'in', codes)
-      .where('effective_from', '<=', monthStart)
-      .orderBy('company_code')
-      .orderBy('target_table')
-      .orderBy('target_field')
-      .orderBy('version', 'desc')
-      .orderBy('effective_from', 'desc')
-      .execute(),
-    db
-      .selectFrom('code_mapping')
-      .select(['company_code', 'code_type', 'source_code', 'target_code'])
-      .where('company_code', 'in', codes)
-      .where('is_active', '=', true)
-      .execute(),
-    db
-      .selectFrom('company_profile')
-      .select(['company_code', 'date_format'])
-      .where('company_code', 'in', codes)
-      .execute(),
-  ]);
+  // Sequential on purpose: `db` is usually the chunk's transaction (one connection).
+  const mappingRows = await db
+    .selectFrom('company_field_mapping')
+    .distinctOn(['company_code', 'target_table', 'target_field'])
+    .select([
+      'company_code',
+      'target_table',
+      'target_field',
+      'source_field',
+      'transform_rule',
+      'default_value',
+      'is_required',
+      'sort_order',
+      'is_active',
+    ])
+    .where('company_code', 'in', codes)
+    .where('effective_from', '<=', monthStart)
+    .orderBy('company_code')
+    .orderBy('target_table')
+    .orderBy('target_field')
+    .orderBy('version', 'desc')
+    .orderBy('effective_from', 'desc')
+    .execute();
+  const codeRows = await db
+    .selectFrom('code_mapping')
+    .select(['company_code', 'code_type', 'source_code', 'target_code'])
+    .where('company_code', 'in', codes)
+    .where('is_active', '=', true)
+    .execute();
+  const profiles = await db
+    .selectFrom('company_profile')
+    .select(['company_code', 'date_format'])
+    .where('company_code', 'in', codes)
+    .execute();
 
   const mappings = new Map<string, Map<LedgerTable, FieldMapping[]>>();
   for (const row of mappingRows) {

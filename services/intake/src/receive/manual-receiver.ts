@@ -15,7 +15,9 @@ export const manualReceiver: Receiver = {
   async receive({ trx, runId, settleMonth, target }: ReceiveInput): Promise<ReceiveResult> {
     await sql`
       UPDATE raw_commission_data SET batch_id = ${runBatchId(runId)}, updated_at = now()
-      WHERE company_code = ${target.companyCode} AND settle_month = ${settleMonth} AND batch_id IS NULL`.execute(trx);
+      WHERE company_code = ${target.companyCode} AND settle_month = ${settleMonth} AND batch_id IS NULL`.execute(
+      trx,
+    );
     const { rows } = await sql<{ records: number; pending: number }>`
       SELECT count(*)::int AS records, count(*) FILTER (WHERE parse_status = 'PENDING')::int AS pending
       FROM raw_commission_data

@@ -1,7 +1,12 @@
 import { defineStep, UnrecoverableError, type StepContext, type StepCounts } from '@csp/batch';
 import { intakeDb } from '../db.js';
 import { createReceiverRegistry, type ReceiverRegistry } from '../receive/registry.js';
-import { ReceiveError, RECEIVE_METHODS, type ReceiveMethod, type ReceiveTarget } from '../receive/receiver.js';
+import {
+  ReceiveError,
+  RECEIVE_METHODS,
+  type ReceiveMethod,
+  type ReceiveTarget,
+} from '../receive/receiver.js';
 
 interface CompanyRow {
   company_code: string;
@@ -82,9 +87,18 @@ export function createReceiveDataStep(registry: ReceiverRegistry = createReceive
           throw new UnrecoverableError(`no receiver for receive method ${target.receiveMethod}`);
         }
         try {
-          const result = await ctx.db.transaction().execute((trx) =>
-            receiver.receive({ trx, runId: ctx.runId, settleMonth: ctx.settleMonth, target, logger: log, signal: ctx.signal }),
-          );
+          const result = await ctx.db
+            .transaction()
+            .execute((trx) =>
+              receiver.receive({
+                trx,
+                runId: ctx.runId,
+                settleMonth: ctx.settleMonth,
+                target,
+                logger: log,
+                signal: ctx.signal,
+              }),
+            );
           records += result.records;
           pending += result.pending;
           counts.success++;

@@ -17,7 +17,11 @@ interface CompanyTotals {
  * amount could not be parsed count 0), actual = reported_company_amount of the ledger rows that were
  * created from those raw rows. Sums are exact numeric in SQL.
  */
-async function loadTotals(db: IntakeDb, settleMonth: string, companyCode: string | undefined): Promise<CompanyTotals[]> {
+async function loadTotals(
+  db: IntakeDb,
+  settleMonth: string,
+  companyCode: string | undefined,
+): Promise<CompanyTotals[]> {
   // The ledger side joins raw rows by primary key only (a ledger row's raw row is of its month by
   // construction) and is materialized: right after a bulk intake the statistics are stale, and a
   // month/company filter on that join made the planner pick a quadratic nested loop.
@@ -118,7 +122,13 @@ export const reconcile = defineStep({
         .deleteFrom('reconciliation')
         .where('settle_month', '=', ctx.settleMonth)
         .$if(ctx.companyCode !== undefined, (qb) => qb.where('company_code', '=', ctx.companyCode!))
-        .$if(totals.length > 0, (qb) => qb.where('company_code', 'not in', totals.map((t) => t.company_code)))
+        .$if(totals.length > 0, (qb) =>
+          qb.where(
+            'company_code',
+            'not in',
+            totals.map((t) => t.company_code),
+          ),
+        )
         .execute();
     });
     ctx.progress(totals.length);

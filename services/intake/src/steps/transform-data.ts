@@ -26,7 +26,12 @@ export const TRANSFORM_CHUNK_SIZE = 2_000;
 export const transformData = defineStep({
   name: 'transformData',
   plan: async (ctx) => {
-    const ranges = await pendingRanges(intakeDb(ctx.db), ctx.settleMonth, ctx.companyCode, TRANSFORM_CHUNK_SIZE);
+    const ranges = await pendingRanges(
+      intakeDb(ctx.db),
+      ctx.settleMonth,
+      ctx.companyCode,
+      TRANSFORM_CHUNK_SIZE,
+    );
     return ranges.map((r, i) => ({ chunkNo: i + 1, from: r.from, to: r.to }));
   },
   run: async (ctx, chunk) => {
@@ -68,14 +73,28 @@ async function transformChunk(
       company.context,
     );
     if (result.ok) {
-      mapped.push({ rawId: row.raw_id, companyCode: row.company_code, record: result.record, reportedAmount: result.reportedAmount });
+      mapped.push({
+        rawId: row.raw_id,
+        companyCode: row.company_code,
+        record: result.record,
+        reportedAmount: result.reportedAmount,
+      });
     } else {
       errors.push({ rawId: row.raw_id, companyCode: row.company_code, error: result.error });
-      outcomes.set(row.raw_id, { rawId: row.raw_id, status: 'ERROR', ledgerId: null, table: null, reportedAmount: result.reportedAmount });
+      outcomes.set(row.raw_id, {
+        rawId: row.raw_id,
+        status: 'ERROR',
+        ledgerId: null,
+        table: null,
+        reportedAmount: result.reportedAmount,
+      });
     }
   }
 
-  const contracts = await loadContractsByPolicy(trx, mapped.map((m) => m.record.policyNo));
+  const contracts = await loadContractsByPolicy(
+    trx,
+    mapped.map((m) => m.record.policyNo),
+  );
   const writes: Record<LedgerTable, PendingLedgerWrite[]> = { recruit_ledger: [], maintain_ledger: [] };
   for (const m of mapped) {
     const resolved = resolveLedgerRow(m.record, contracts.get(m.record.policyNo), m.companyCode, month);
@@ -83,7 +102,13 @@ async function transformChunk(
       writes[resolved.row.table].push({ ...resolved.row, rawId: m.rawId });
     } else {
       errors.push({ rawId: m.rawId, companyCode: m.companyCode, error: resolved.error });
-      outcomes.set(m.rawId, { rawId: m.rawId, status: 'ERROR', ledgerId: null, table: null, reportedAmount: m.reportedAmount });
+      outcomes.set(m.rawId, {
+        rawId: m.rawId,
+        status: 'ERROR',
+        ledgerId: null,
+        table: null,
+        reportedAmount: m.reportedAmount,
+      });
     }
   }
 
@@ -91,14 +116,25 @@ async function transformChunk(
   for (const table of ['recruit_ledger', 'maintain_ledger'] as const) {
     const written = await upsertReportedFigures(trx, table, month, writes[table]);
     for (const [rawId, ledgerId] of written) {
-      outcomes.set(rawId, { rawId, status: 'OK', ledgerId, table, reportedAmount: reportedOf.get(rawId) ?? null });
+      outcomes.set(rawId, {
+        rawId,
+        status: 'OK',
+        ledgerId,
+        table,
+        reportedAmount: reportedOf.get(rawId) ?? null,
+      });
     }
   }
 
   // Rows whose ledger row is frozen (not CALCULATED, or the agent's month is confirmed) stay PENDING.
   const processed = [...outcomes.values()];
   await writeRawOutcomes(trx, processed);
-  await replaceOpenErrors(trx, month, processed.map((o) => o.rawId), errors);
+  await replaceOpenErrors(
+    trx,
+    month,
+    processed.map((o) => o.rawId),
+    errors,
+  );
 
   ctx.progress(rows.length);
   const success = processed.filter((o) => o.status === 'OK').length;

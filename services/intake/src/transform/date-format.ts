@@ -31,7 +31,8 @@ export function compileDateFormat(format: string): CompiledDateFormat {
       continue;
     }
     const ch = format[i]!;
-    if (/[A-Za-z]/.test(ch)) throw new RangeError(`date format '${format}' has an unsupported letter '${ch}'`);
+    if (/[A-Za-z]/.test(ch))
+      throw new RangeError(`date format '${format}' has an unsupported letter '${ch}'`);
     source += ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
     i++;
   }

@@ -88,13 +88,16 @@ type Scalar = { kind: 'blank' } | { kind: 'value'; text: string } | { kind: 'str
 /** JSON numbers become their shortest decimal text: exact for numeric(15,2) values (<= 15 digits). */
 function scalarOf(value: unknown): Scalar {
   if (value === undefined || value === null) return { kind: 'blank' };
-  if (typeof value === 'string') return value.trim() === '' ? { kind: 'blank' } : { kind: 'value', text: value };
+  if (typeof value === 'string')
+    return value.trim() === '' ? { kind: 'blank' } : { kind: 'value', text: value };
   if (typeof value === 'number' || typeof value === 'boolean') return { kind: 'value', text: String(value) };
   return { kind: 'structured' };
 }
 
 function byProcessingOrder(a: FieldMapping, b: FieldMapping): number {
-  return a.sortOrder - b.sortOrder || (a.targetField < b.targetField ? -1 : a.targetField > b.targetField ? 1 : 0);
+  return (
+    a.sortOrder - b.sortOrder || (a.targetField < b.targetField ? -1 : a.targetField > b.targetField ? 1 : 0)
+  );
 }
 
 /**
@@ -112,7 +115,12 @@ export function mapRecord(
     return {
       ok: false,
       reportedAmount: null,
-      error: error('UNKNOWN_TYPE', `data type '${input.dataType}' is not RECRUIT or MAINTAIN`, 'data_type', input.dataType),
+      error: error(
+        'UNKNOWN_TYPE',
+        `data type '${input.dataType}' is not RECRUIT or MAINTAIN`,
+        'data_type',
+        input.dataType,
+      ),
     };
   }
   const table = LEDGER_OF[input.dataType];
@@ -132,7 +140,12 @@ export function mapRecord(
     return {
       ok: false,
       reportedAmount: null,
-      error: error('JSON_PARSE', `raw content is not valid JSON: ${(err as Error).message}`, null, input.rawContent),
+      error: error(
+        'JSON_PARSE',
+        `raw content is not valid JSON: ${(err as Error).message}`,
+        null,
+        input.rawContent,
+      ),
     };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
@@ -152,14 +165,19 @@ export function mapRecord(
       firstError ??= outcome.error;
       continue;
     }
-    if (outcome.value !== null && isTargetField(mapping.targetField)) values.set(mapping.targetField, outcome.value);
+    if (outcome.value !== null && isTargetField(mapping.targetField))
+      values.set(mapping.targetField, outcome.value);
   }
   const reportedAmount = values.get('company_amount') ?? null;
   if (firstError) return { ok: false, error: firstError, reportedAmount };
 
   const policyNo = values.get('policy_no') ?? '';
   if (policyNo.trim() === '') {
-    return { ok: false, reportedAmount, error: error('NO_POLICY', 'policy number is empty', 'policy_no', policyNo) };
+    return {
+      ok: false,
+      reportedAmount,
+      error: error('NO_POLICY', 'policy number is empty', 'policy_no', policyNo),
+    };
   }
   const commissionYear = values.get('commission_year');
   return {
@@ -193,7 +211,12 @@ function mapField(
   if (scalar.kind === 'structured') {
     return {
       ok: false,
-      error: error('INVALID_INPUT', `${mapping.sourceField} must be a single value`, field, JSON.stringify(raw)),
+      error: error(
+        'INVALID_INPUT',
+        `${mapping.sourceField} must be a single value`,
+        field,
+        JSON.stringify(raw),
+      ),
     };
   }
   let value: string;
@@ -204,7 +227,12 @@ function mapField(
     } else if (mapping.isRequired) {
       return {
         ok: false,
-        error: error('REQUIRED', `${mapping.sourceField} is required for ${field}`, field, raw === undefined ? null : String(raw)),
+        error: error(
+          'REQUIRED',
+          `${mapping.sourceField} is required for ${field}`,
+          field,
+          raw === undefined ? null : String(raw),
+        ),
       };
     } else {
       return { ok: true, value: null };

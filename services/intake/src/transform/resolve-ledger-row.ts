@@ -66,18 +66,29 @@ export function resolveLedgerRow(
   let commissionYear: number;
   if (record.dataType === 'RECRUIT') {
     if (record.commissionYear !== null && record.commissionYear !== 1) {
-      return invalid(`a RECRUIT record must have commission year 1, got ${record.commissionYear}`, 'commission_year', String(record.commissionYear));
+      return invalid(
+        `a RECRUIT record must have commission year 1, got ${record.commissionYear}`,
+        'commission_year',
+        String(record.commissionYear),
+      );
     }
     commissionYear = 1;
   } else if (record.commissionYear !== null) {
     commissionYear = record.commissionYear;
   } else {
     if (contract.contractDate === null) {
-      return invalid('the contract has no contract date, so its commission year is unknown', 'commission_year', null);
+      return invalid(
+        'the contract has no contract date, so its commission year is unknown',
+        'commission_year',
+        null,
+      );
     }
     commissionYear = commissionYearInMonth(contract.contractDate, settleMonth);
   }
-  if (record.dataType === 'MAINTAIN' && (commissionYear < MAINTAIN_YEARS.min || commissionYear > MAINTAIN_YEARS.max)) {
+  if (
+    record.dataType === 'MAINTAIN' &&
+    (commissionYear < MAINTAIN_YEARS.min || commissionYear > MAINTAIN_YEARS.max)
+  ) {
     return invalid(
       `commission year ${commissionYear} is not a maintain year (${MAINTAIN_YEARS.min} to ${MAINTAIN_YEARS.max})`,
       'commission_year',

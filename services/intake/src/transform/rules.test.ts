@@ -87,7 +87,12 @@ describe('DATE', () => {
     ['20231301', 'DATE:yyyyMMdd', "DATE:yyyyMMdd: '20231301' is not a real calendar date"],
     ['2025115', 'DATE:yyyyMMdd', "DATE:yyyyMMdd: '2025115' does not match the date format yyyyMMdd"],
   ])('fails %s with %s', (value, rule, message) => {
-    expect(transformValue(value, rule, ctx)).toEqual({ ok: false, errorType: 'TRANSFORM_FAIL', rule, message });
+    expect(transformValue(value, rule, ctx)).toEqual({
+      ok: false,
+      errorType: 'TRANSFORM_FAIL',
+      rule,
+      message,
+    });
   });
 });
 
@@ -119,7 +124,12 @@ describe('DIVIDE and MULTIPLY', () => {
     ['100', 'DIVIDE:0', 'DIVIDE:0: division by zero'],
     ['100', 'DIVIDE:0.00', 'DIVIDE:0.00: division by zero'],
   ])('fails %s with %s', (value, rule, message) => {
-    expect(transformValue(value, rule, ctx)).toEqual({ ok: false, errorType: 'TRANSFORM_FAIL', rule, message });
+    expect(transformValue(value, rule, ctx)).toEqual({
+      ok: false,
+      errorType: 'TRANSFORM_FAIL',
+      rule,
+      message,
+    });
   });
 });
 
@@ -136,11 +146,19 @@ describe('CODE_MAP', () => {
       rule: 'CODE_MAP:INSURANCE_TYPE',
       message: "no active code mapping of type INSURANCE_TYPE for '03'",
     });
-    expect(transformValue(' 01', 'CODE_MAP:INSURANCE_TYPE', ctx)).toMatchObject({ ok: false, errorType: 'CODE_MAP_FAIL' });
-    expect(transformValue('01', 'CODE_MAP:PAY_METHOD', ctx)).toMatchObject({ ok: false, errorType: 'CODE_MAP_FAIL' });
+    expect(transformValue(' 01', 'CODE_MAP:INSURANCE_TYPE', ctx)).toMatchObject({
+      ok: false,
+      errorType: 'CODE_MAP_FAIL',
+    });
+    expect(transformValue('01', 'CODE_MAP:PAY_METHOD', ctx)).toMatchObject({
+      ok: false,
+      errorType: 'CODE_MAP_FAIL',
+    });
   });
 
   it('stops the chain at the first failing rule', () => {
-    expect(transformValue('x', 'CODE_MAP:INSURANCE_TYPE|DIVIDE:0', ctx)).toMatchObject({ errorType: 'CODE_MAP_FAIL' });
+    expect(transformValue('x', 'CODE_MAP:INSURANCE_TYPE|DIVIDE:0', ctx)).toMatchObject({
+      errorType: 'CODE_MAP_FAIL',
+    });
   });
 });

@@ -27,8 +27,7 @@ export interface TransformContext {
 export type TransformErrorType = 'TRANSFORM_FAIL' | 'CODE_MAP_FAIL';
 
 export type TransformResult =
-  | { ok: true; value: string }
-  | { ok: false; errorType: TransformErrorType; rule: string; message: string };
+  { ok: true; value: string } | { ok: false; errorType: TransformErrorType; rule: string; message: string };
 
 /** A rule text that cannot be parsed (unknown rule, missing or invalid argument). */
 export class RuleSyntaxError extends Error {
@@ -52,7 +51,10 @@ function parseToken(token: string): TransformRule {
   const arg = colon < 0 ? undefined : text.slice(colon + 1).trim();
   if (!isRuleName(name)) throw new RuleSyntaxError(`unknown transform rule '${text}'`);
   if (NO_ARG.has(name) && arg !== undefined) throw new RuleSyntaxError(`rule ${name} takes no argument`);
-  if ((name === 'DIVIDE' || name === 'MULTIPLY') && (arg === undefined || parsePlainNumber(arg) === undefined)) {
+  if (
+    (name === 'DIVIDE' || name === 'MULTIPLY') &&
+    (arg === undefined || parsePlainNumber(arg) === undefined)
+  ) {
     throw new RuleSyntaxError(`rule ${name} needs a numeric argument, got '${arg ?? ''}'`);
   }
   if (name === 'CODE_MAP' && !arg) throw new RuleSyntaxError('rule CODE_MAP needs a code type argument');
@@ -79,7 +81,11 @@ export function parseRuleChain(text: string | null | undefined): TransformRule[]
   return rules;
 }
 
-function fail(rule: TransformRule, message: string, errorType: TransformErrorType = 'TRANSFORM_FAIL'): TransformResult {
+function fail(
+  rule: TransformRule,
+  message: string,
+  errorType: TransformErrorType = 'TRANSFORM_FAIL',
+): TransformResult {
   return { ok: false, errorType, rule: rule.text, message };
 }
 
@@ -121,7 +127,11 @@ function applyOne(value: string, rule: TransformRule, ctx: TransformContext): Tr
 }
 
 /** Applies the chain to a value; the first failing rule stops it. */
-export function applyRules(value: string, rules: readonly TransformRule[], ctx: TransformContext): TransformResult {
+export function applyRules(
+  value: string,
+  rules: readonly TransformRule[],
+  ctx: TransformContext,
+): TransformResult {
   let current = value;
   for (const rule of rules) {
     const result = applyOne(current, rule, ctx);

@@ -58,12 +58,14 @@ export function checkTargetValue(field: TargetFieldName, value: string, settleMo
       if (n === undefined) return { ok: false, message: `${field} is not a number: '${value}'` };
       const rounded = round2(n);
       if (isNegative(rounded)) return { ok: false, message: `${field} must not be negative: '${value}'` };
-      if (rounded.greaterThanOrEqualTo(MONEY_LIMIT)) return { ok: false, message: `${field} is too large: '${value}'` };
+      if (rounded.greaterThanOrEqualTo(MONEY_LIMIT))
+        return { ok: false, message: `${field} is too large: '${value}'` };
       return { ok: true, value: rounded.toFixed(2) };
     }
     case 'integer': {
       const text = value.trim();
-      if (!/^\d{1,9}$/.test(text)) return { ok: false, message: `${field} is not a whole number: '${value}'` };
+      if (!/^\d{1,9}$/.test(text))
+        return { ok: false, message: `${field} is not a whole number: '${value}'` };
       const n = Number(text);
       if (n < spec.min || n > spec.max) {
         return { ok: false, message: `${field} must be between ${spec.min} and ${spec.max}: '${value}'` };
@@ -73,7 +75,10 @@ export function checkTargetValue(field: TargetFieldName, value: string, settleMo
     case 'settleMonth': {
       const text = value.trim();
       if (text !== settleMonth) {
-        return { ok: false, message: `settle month '${value}' does not match the raw row's month ${settleMonth}` };
+        return {
+          ok: false,
+          message: `settle month '${value}' does not match the raw row's month ${settleMonth}`,
+        };
       }
       return { ok: true, value: text };
     }

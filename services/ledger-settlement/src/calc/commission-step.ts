@@ -1,6 +1,7 @@
 import type { Chunk, StepContext, StepCounts, Trx } from '@csp/batch';
 import { DomainError, type SuccessionRow } from '@csp/domain';
 import { sql, type RawBuilder } from 'kysely';
+import { chunkSizes } from './chunk-sizes.js';
 import { lockedAgents } from './locked-agents.js';
 import {
   computeLedgerRow,
@@ -36,8 +37,6 @@ export interface CommissionStepSpec {
   decide: (contract: ContractRow, settleMonth: string) => Eligible | undefined;
 }
 
-export const CONTRACT_CHUNK_SIZE = 4_000;
-
 export function companyFilter(companyCode: string | undefined): RawBuilder<unknown> {
   return companyCode === undefined
     ? sql``
@@ -45,23 +44,42 @@ export function companyFilter(companyCode: string | undefined): RawBuilder<unkno
             JOIN insurance_company ic ON ic.company_id = p.company_id WHERE ic.company_code = ${companyCode})`;
 }
 
-/** min/max contract id over the month's candidates and the month's existing rows (stale rows get a chunk too). */
-export async function contractIdBounds(
-  ctx: StepContext,
-  spec: CommissionStepSpec,
-): Promise<{ min: number; max: number } | undefined> {
-  const { rows } = await sql<{ min: number | null; max: number | null }>`
-    SELECT min(lo) AS min, max(hi) AS max FROM (
-      SELECT min(c.contract_id) AS lo, max(c.contract_id) AS hi FROM contract c
-      WHERE ${spec.candidates(ctx.settleMonth)} ${companyFilter(ctx.companyCode)}
+/**
+ * Contiguous contract-id ranges covering the month's candidates and the month's existing rows (stale rows get
+ * a chunk too), cut at candidate quantiles so that each chunk holds about chunkSizes().contracts candidates however
+ * sparse the ids are. Deterministic for the run's data.
+ */
+export async function planContractChunks(ctx: StepContext, spec: CommissionStepSpec): Promise<Chunk[]> {
+  const candidates = sql`SELECT c.contract_id FROM contract c
+    WHERE ${spec.candidates(ctx.settleMonth)} ${companyFilter(ctx.companyCode)}`;
+  const { rows } = await sql<{ n: number; lo: number | null; hi: number | null }>`
+    SELECT (SELECT count(*) FROM (${candidates}) k)::int AS n, min(lo) AS lo, max(hi) AS hi FROM (
+      SELECT min(contract_id) AS lo, max(contract_id) AS hi FROM (${candidates}) k
       UNION ALL
       SELECT min(contract_id), max(contract_id) FROM ${sql.table(spec.table)}
       WHERE settle_month = ${ctx.settleMonth}
         ${ctx.companyCode === undefined ? sql`` : sql`AND company_code = ${ctx.companyCode}`}
     ) b`.execute(ctx.db);
-  const row = rows[0];
-  if (!row || row.min === null || row.max === null) return undefined;
-  return { min: Number(row.min), max: Number(row.max) };
+  const bounds = rows[0];
+  if (!bounds || bounds.lo === null || bounds.hi === null) return [];
+  const lo = Number(bounds.lo);
+  const hi = Number(bounds.hi);
+  const pieces = Math.max(1, Math.ceil(bounds.n / chunkSizes().contracts));
+  if (pieces === 1) return [{ chunkNo: 1, from: lo, to: hi }];
+  const { rows: cuts } = await sql<{ last: number }>`
+    SELECT max(contract_id) AS last FROM (
+      SELECT contract_id, ntile(${pieces}) OVER (ORDER BY contract_id) AS piece FROM (${candidates}) k
+    ) t GROUP BY piece ORDER BY piece`.execute(ctx.db);
+  const chunks: Chunk[] = [];
+  let from = lo;
+  for (const cut of cuts) {
+    const to = chunks.length === cuts.length - 1 ? hi : Math.max(from, Number(cut.last));
+    if (to < from) continue;
+    chunks.push({ chunkNo: chunks.length + 1, from, to });
+    from = to + 1;
+  }
+  if (from <= hi) chunks.push({ chunkNo: chunks.length + 1, from, to: hi });
+  return chunks;
 }
 
 async function loadContracts(

@@ -1,13 +1,12 @@
 import {
   calcCommission,
   formatMoney,
-  formatRate,
   lookupCommissionRate,
   lookupPayoutRate,
   reconcileLedgerAmount,
   type SuccessionRow,
 } from '@csp/domain';
-import { payoutKey, type Pricing, type RateRow, type PayoutRow } from './pricing.js';
+import { payoutKey, type Pricing } from './pricing.js';
 
 export type LedgerKind = 'RECRUIT' | 'MAINTAIN';
 
@@ -57,30 +56,6 @@ export function ledgerKey(contractId: number, commissionYear: number): string {
   return `${contractId}:${commissionYear}`;
 }
 
-function rateBasis(rate: RateRow | undefined) {
-  return rate
-    ? {
-        rateId: rate.rateId,
-        version: rate.version,
-        ratePct: formatRate(rate.ratePct),
-        effectiveFrom: rate.effectiveFrom,
-        effectiveTo: rate.effectiveTo,
-      }
-    : null;
-}
-
-function payoutBasis(rule: PayoutRow | undefined) {
-  return rule
-    ? {
-        ruleId: rule.ruleId,
-        version: rule.version,
-        payoutPct: formatRate(rule.payoutPct),
-        effectiveFrom: rule.effectiveFrom,
-        effectiveTo: rule.effectiveTo,
-      }
-    : null;
-}
-
 export interface ComputeInput {
   kind: LedgerKind;
   contract: ContractRow;
@@ -106,6 +81,8 @@ export function computeLedgerRow(input: ComputeInput): LedgerRow | undefined {
   const product = pricing.products.get(contract.product_id);
   const insuranceType = product?.insuranceType ?? null;
   const rateDate = contract.contract_date ?? input.today;
+  // numeric(15,2) arrives from pg as a canonical 2-place string
+  const premium = contract.premium;
   const rate = lookupCommissionRate(pricing.ratesByProduct.get(contract.product_id) ?? [], {
     productId: contract.product_id,
     commissionYear,
@@ -135,12 +112,12 @@ export function computeLedgerRow(input: ComputeInput): LedgerRow | undefined {
     runId: input.runId,
     rateDate,
     commissionYear,
-    premium: formatMoney(contract.premium),
+    premium,
     payMethod: contract.pay_cycle,
     gradeId: agent.gradeId,
     insuranceType,
-    companyRate: rateBasis(rate),
-    payoutRule: payoutBasis(payout),
+    companyRate: rate?.basis ?? null,
+    payoutRule: payout?.basis ?? null,
     contractAgentId: contract.agent_id,
     succession: input.succession
       ? {
@@ -163,11 +140,11 @@ export function computeLedgerRow(input: ComputeInput): LedgerRow | undefined {
     productCode: product?.productCode ?? null,
     insuranceType,
     commissionYear,
-    premium: formatMoney(contract.premium),
+    premium,
     payMethod: contract.pay_cycle,
-    companyRate: formatRate(rate?.ratePct ?? '0'),
+    companyRate: rate?.ratePctText ?? '0',
     companyAmount: formatMoney(amounts.companyAmount),
-    payoutRate: formatRate(payout?.payoutPct ?? '0'),
+    payoutRate: payout?.payoutPctText ?? '0',
     agentAmount: formatMoney(amounts.agentAmount),
     taxAmount: formatMoney(amounts.tax),
     reconcileStatus: recon.status,

@@ -2,6 +2,7 @@ import type { StepContext } from '@csp/batch';
 import type { Db } from '@csp/db';
 import {
   buildSuccessionIndex,
+  formatRate,
   toNonNegative,
   type CommissionRateRow,
   type Dec,
@@ -30,12 +31,17 @@ export interface RateRow extends CommissionRateRow {
   rateId: number;
   version: number;
   ratePct: Dec;
+  /** formatted once per run: the rate as written to the ledger and its calc_basis entry */
+  ratePctText: string;
+  basis: { rateId: number; version: number; ratePct: string; effectiveFrom: string; effectiveTo: string | null };
 }
 
 export interface PayoutRow extends PayoutRuleRow {
   ruleId: number;
   version: number;
   payoutPct: Dec;
+  payoutPctText: string;
+  basis: { ruleId: number; version: number; payoutPct: string; effectiveFrom: string; effectiveTo: string | null };
 }
 
 /** What calcRecruit/calcMaintain need besides the contracts, loaded once per run. */
@@ -110,28 +116,52 @@ async function loadPricing(db: Db): Promise<Pricing> {
       ])
       .execute(),
   ]);
-  const rateRows: RateRow[] = rates.map((r) => ({
-    rateId: r.rate_id,
-    productId: r.product_id,
-    commissionYear: r.commission_year,
-    ratePct: toNonNegative(r.rate_pct, 'rate_pct'),
-    payMethodCond: r.pay_method_cond,
-    minPremium: r.min_premium,
-    effectiveFrom: r.effective_from,
-    effectiveTo: r.effective_to,
-    version: r.version,
-  }));
-  const payoutRows: PayoutRow[] = payouts.map((r) => ({
-    ruleId: r.rule_id,
-    gradeId: r.grade_id,
-    insuranceType: r.insurance_type,
-    commissionYear: r.commission_year,
-    payoutPct: toNonNegative(r.payout_pct, 'payout_pct'),
-    payMethodCond: r.pay_method_cond,
-    effectiveFrom: r.effective_from,
-    effectiveTo: r.effective_to,
-    version: r.version,
-  }));
+  const rateRows: RateRow[] = rates.map((r) => {
+    const ratePct = toNonNegative(r.rate_pct, 'rate_pct');
+    const ratePctText = formatRate(ratePct);
+    return {
+      rateId: r.rate_id,
+      productId: r.product_id,
+      commissionYear: r.commission_year,
+      ratePct,
+      ratePctText,
+      payMethodCond: r.pay_method_cond,
+      minPremium: r.min_premium === null ? null : toNonNegative(r.min_premium, 'min_premium'),
+      effectiveFrom: r.effective_from,
+      effectiveTo: r.effective_to,
+      version: r.version,
+      basis: {
+        rateId: r.rate_id,
+        version: r.version,
+        ratePct: ratePctText,
+        effectiveFrom: r.effective_from,
+        effectiveTo: r.effective_to,
+      },
+    };
+  });
+  const payoutRows: PayoutRow[] = payouts.map((r) => {
+    const payoutPct = toNonNegative(r.payout_pct, 'payout_pct');
+    const payoutPctText = formatRate(payoutPct);
+    return {
+      ruleId: r.rule_id,
+      gradeId: r.grade_id,
+      insuranceType: r.insurance_type,
+      commissionYear: r.commission_year,
+      payoutPct,
+      payoutPctText,
+      payMethodCond: r.pay_method_cond,
+      effectiveFrom: r.effective_from,
+      effectiveTo: r.effective_to,
+      version: r.version,
+      basis: {
+        ruleId: r.rule_id,
+        version: r.version,
+        payoutPct: payoutPctText,
+        effectiveFrom: r.effective_from,
+        effectiveTo: r.effective_to,
+      },
+    };
+  });
   return {
     config,
     agents,

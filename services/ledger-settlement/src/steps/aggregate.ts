@@ -1,7 +1,7 @@
-import { defineStep, rangeChunks, type StepContext, type Trx } from '@csp/batch';
+import { defineStep, type StepContext, type Trx } from '@csp/batch';
 import { calcSettlementAggregate, DomainError, formatMoney } from '@csp/domain';
 import { sql } from 'kysely';
-import { agentIdBounds, AGENT_CHUNK_SIZE } from '../calc/agent-chunks.js';
+import { planAgentChunks } from '../calc/agent-chunks.js';
 import { perRun } from '../calc/run-cache.js';
 import { loadSettlementConfig } from '../calc/system-config.js';
 
@@ -143,10 +143,7 @@ async function upsertSettleRows(trx: Trx, ctx: StepContext, rows: SettleRow[]): 
 
 export const aggregate = defineStep({
   name: 'aggregate',
-  plan: async (ctx) => {
-    const bounds = await agentIdBounds(ctx);
-    return bounds ? rangeChunks(bounds.min, bounds.max, AGENT_CHUNK_SIZE) : [];
-  },
+  plan: planAgentChunks,
   run: async (ctx, chunk) => {
     if (!chunk) throw new Error('aggregate runs in chunks');
     const config = await perRun(ctx, 'settlement-config', () => loadSettlementConfig(ctx.db));

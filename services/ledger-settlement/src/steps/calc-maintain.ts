@@ -1,9 +1,8 @@
-import { defineStep, rangeChunks } from '@csp/batch';
+import { defineStep } from '@csp/batch';
 import { addMonths, lastDayOfMonth, maintainEligibility } from '@csp/domain';
 import { sql } from 'kysely';
 import {
-  CONTRACT_CHUNK_SIZE,
-  contractIdBounds,
+  planContractChunks,
   runCommissionChunk,
   type CommissionStepSpec,
 } from '../calc/commission-step.js';
@@ -21,15 +20,8 @@ function candidates(month: string) {
 
 export const calcMaintain = defineStep({
   name: 'calcMaintain',
-  plan: async (ctx) => {
-    const bounds = await contractIdBounds(ctx, {
-      kind: 'MAINTAIN',
-      table: 'maintain_ledger',
-      candidates,
-      decide: () => undefined,
-    });
-    return bounds ? rangeChunks(bounds.min, bounds.max, CONTRACT_CHUNK_SIZE) : [];
-  },
+  plan: (ctx) =>
+    planContractChunks(ctx, { kind: 'MAINTAIN', table: 'maintain_ledger', candidates, decide: () => undefined }),
   run: async (ctx, chunk) => {
     if (!chunk) throw new Error('calcMaintain runs in chunks');
     const [pricing, successions] = await Promise.all([pricingOf(ctx), successionsOf(ctx)]);

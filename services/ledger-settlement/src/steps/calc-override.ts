@@ -1,4 +1,4 @@
-import { defineStep, rangeChunks, type StepContext, type Trx } from '@csp/batch';
+import { defineStep, type StepContext, type Trx } from '@csp/batch';
 import {
   calcOverrides,
   DomainError,
@@ -11,7 +11,7 @@ import {
   type OverrideRow,
 } from '@csp/domain';
 import { sql } from 'kysely';
-import { agentIdBounds, AGENT_CHUNK_SIZE } from '../calc/agent-chunks.js';
+import { planAgentChunks } from '../calc/agent-chunks.js';
 import { lockedAgents } from '../calc/locked-agents.js';
 import { overrideSetupOf, type OverrideSetup } from '../calc/override-index.js';
 
@@ -106,10 +106,7 @@ async function insertOverrides(trx: Trx, ctx: StepContext, rows: OverrideInsert[
 
 export const calcOverride = defineStep({
   name: 'calcOverride',
-  plan: async (ctx) => {
-    const bounds = await agentIdBounds(ctx);
-    return bounds ? rangeChunks(bounds.min, bounds.max, AGENT_CHUNK_SIZE) : [];
-  },
+  plan: planAgentChunks,
   run: async (ctx, chunk) => {
     if (!chunk) throw new Error('calcOverride runs in chunks');
     const setup = await overrideSetupOf(ctx);

@@ -1,9 +1,8 @@
-import { defineStep, rangeChunks } from '@csp/batch';
+import { defineStep } from '@csp/batch';
 import { firstDayOfMonth, isDateInSettleMonth, lastDayOfMonth } from '@csp/domain';
 import { sql } from 'kysely';
 import {
-  CONTRACT_CHUNK_SIZE,
-  contractIdBounds,
+  planContractChunks,
   runCommissionChunk,
   type CommissionStepSpec,
 } from '../calc/commission-step.js';
@@ -23,10 +22,7 @@ const recruitSpec: CommissionStepSpec = {
 
 export const calcRecruit = defineStep({
   name: 'calcRecruit',
-  plan: async (ctx) => {
-    const bounds = await contractIdBounds(ctx, recruitSpec);
-    return bounds ? rangeChunks(bounds.min, bounds.max, CONTRACT_CHUNK_SIZE) : [];
-  },
+  plan: (ctx) => planContractChunks(ctx, recruitSpec),
   run: async (ctx, chunk) => {
     if (!chunk) throw new Error('calcRecruit runs in chunks');
     return runCommissionChunk(ctx, chunk, recruitSpec, await pricingOf(ctx));

@@ -1,0 +1,213 @@
+/**
+ * Monthly settlement batch on a generated book: 10,000 agents, 1,000,000 contracts (demo generator),
+ * one month run by worker processes (each service's src/worker.ts: one BullMQ worker per step), then
+ * the floor (one set-based INSERT ... SELECT of the same number of ledger rows into a scratch copy of
+ * maintain_ledger), then the month again with a second calcMaintain worker process for the speed-up.
+ *   pnpm exec tsx bench/settlement-bench.ts            (from the repo root)
+ * Env: BENCH_AGENTS (10000), BENCH_CONTRACTS (1000000), BENCH_SEED (bench), BENCH_TODAY (today, UTC),
+ *      BENCH_DB (csp_bench_settlement), BENCH_BASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
+ *      REDIS_URL (redis://127.0.0.1:6379) with BENCH_REDIS_DB (15): the queues live in that Redis database
+ *      under BullMQ's default prefix (the ledger worker takes no prefix); its settlement queues are obliterated.
+ *      BENCH_KEEP=1 keeps the database; BENCH_REUSE=1 reuses its book.
+ * Targets: whole run < 90 s with one worker per step; run / floor <= 3; a second calcMaintain worker helps.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SELF = fileURLToPath(import.meta.url);
+
+// Workspace packages must resolve to their TypeScript source (like the tests): re-run with the condition.
+if (!process.execArgv.some((a) => a.includes('conditions=source'))) {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', SELF], { cwd: ROOT, stdio: 'inherit' });
+  child.on('exit', (code) => process.exit(code ?? 1));
+} else {
+  await main();
+}
+
+async function main(): Promise<void> {
+  const { createDb, createPool, migrate } = await import('../packages/db/src/index.js');
+  const { createQueues, getRunStatus, launchRun, STEP_NAMES } = await import('../packages/batch/src/index.js');
+  const { generateDemoBook } = await import('../services/ledger-settlement/src/demo/generate.js');
+
+  const AGENTS = Number(process.env.BENCH_AGENTS ?? 10_000);
+  const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 1_000_000);
+  const SEED = process.env.BENCH_SEED ?? 'bench';
+  const TODAY = process.env.BENCH_TODAY ?? new Date().toISOString().slice(0, 10);
+  const DB_NAME = process.env.BENCH_DB ?? 'csp_bench_settlement';
+  const BASE_URL = process.env.BENCH_BASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const REDIS_URL = `${(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '')}/${process.env.BENCH_REDIS_DB ?? '15'}`;
+  const KEEP = process.env.BENCH_KEEP === '1';
+  const REUSE = process.env.BENCH_REUSE === '1';
+  const TARGET = { runSeconds: 90, floorRatio: 3 };
+  if (!/^[a-z0-9_]+$/.test(DB_NAME)) throw new Error(`unexpected database name ${DB_NAME}`);
+
+  const log = (msg: string) => console.log(`[bench] ${msg}`);
+  const dbUrl = (name: string) => {
+    const url = new URL(BASE_URL);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+  /** Removes every key of the settlement queues in the bench's Redis database. */
+  async function cleanRedis(queues: ReturnType<typeof createQueues>): Promise<void> {
+    for (const step of STEP_NAMES) await queues.queue(step).obliterate({ force: true });
+  }
+
+  // ---- database and book ---------------------------------------------------------------------
+  const admin = createPool({ connectionString: BASE_URL, max: 1 });
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB_NAME])).rowCount! > 0;
+  if (exists && !REUSE) await admin.query(`DROP DATABASE ${DB_NAME} WITH (FORCE)`);
+  if (!exists || !REUSE) await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  const url = dbUrl(DB_NAME);
+  const pool = createPool({ connectionString: url, max: 4, applicationName: 'settlement-bench' });
+  const db = createDb(pool);
+  await migrate(pool);
+  const agentsPresent = Number((await pool.query('SELECT count(*) AS n FROM agent')).rows[0].n);
+  let month: string;
+  if (REUSE && agentsPresent > 0) {
+    const { rows } = await pool.query(`SELECT to_char(max(contract_date), 'YYYYMM') AS m FROM contract`);
+    month = rows[0].m;
+    log(`reusing the book in ${DB_NAME} (${agentsPresent} agents), month ${month}`);
+  } else {
+    const book = await generateDemoBook(pool, { agents: AGENTS, contracts: CONTRACTS, seed: SEED, today: TODAY });
+    month = book.lastClosedMonth;
+    log(
+      `demo book: ${book.agents} agents, ${book.contracts} contracts (${book.lapses} lapsed, ${book.successions} successions) ` +
+        `generated and loaded in ${seconds(book.timings.totalMs)} (contracts ${seconds(book.timings.contractsMs)})`,
+    );
+  }
+
+  // ---- worker processes ----------------------------------------------------------------------
+  const children: ChildProcess[] = [];
+  async function startWorker(service: string, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', `services/${service}/src/worker.ts`], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', DATABASE_URL: url, REDIS_URL, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('batch step workers started')) resolve();
+        if (out.length > 100_000) out = out.slice(-10_000);
+      });
+      child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      child.once('exit', (code) => reject(new Error(`${service} worker exited (${code}): ${out.slice(-2000)}`)));
+    });
+    return child;
+  }
+  const stopAll = async () => {
+    await Promise.all(
+      children.map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            if (c.exitCode !== null) return resolve();
+            c.once('exit', () => resolve());
+            c.kill('SIGTERM');
+          }),
+      ),
+    );
+  };
+
+  const queues = createQueues(REDIS_URL);
+  await cleanRedis(queues);
+  try {
+    for (const service of ['intake', 'ledger-settlement', 'payment-tax']) await startWorker(service);
+    log(`workers: intake, ledger-settlement, payment-tax (one process each, one worker per step, concurrency 1)`);
+
+    async function runMonth(label: string) {
+      const run = await launchRun(db, queues, { settleMonth: month });
+      const started = Date.now();
+      for (;;) {
+        const status = await getRunStatus(db, run.jobLogId);
+        if (status && (status.run.status === 'COMPLETED' || status.run.status === 'FAILED')) {
+          if (status.run.status === 'FAILED') throw new Error(`${label}: run FAILED: ${status.run.errorMessage}`);
+          return { status, wallMs: Date.now() - started };
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+
+    function printSteps(status: Awaited<ReturnType<typeof runMonth>>['status']) {
+      console.log('  step                      status     duration      rows written    rows/s   chunks');
+      for (const s of status.steps) {
+        const ms = Number(s.durationMs ?? 0);
+        const rate = ms > 0 ? Math.round((Number(s.successCount) * 1000) / ms) : 0;
+        console.log(
+          `  ${s.stepName.padEnd(24)}  ${(s.skipped ? 'skipped' : s.status).padEnd(9)} ${seconds(ms).padStart(9)}  ${String(s.successCount).padStart(14)}  ${String(rate).padStart(8)}   ${s.chunkCount || ''}`,
+        );
+      }
+    }
+
+    // ---- run 1: one worker per step ----------------------------------------------------------
+    log(`run 1: settle month ${month}`);
+    const one = await runMonth('run 1');
+    printSteps(one.status);
+    const runMs = Number(one.status.run.durationMs ?? one.wallMs);
+    log(`whole run: ${seconds(runMs)} (target < ${TARGET.runSeconds} s) ${runMs < TARGET.runSeconds * 1000 ? 'OK' : 'MISSED'}`);
+
+    // ---- floor ---------------------------------------------------------------------------------
+    const { rows: counts } = await pool.query(
+      `SELECT (SELECT count(*) FROM recruit_ledger WHERE settle_month = $1) + (SELECT count(*) FROM maintain_ledger WHERE settle_month = $1) AS n`,
+      [month],
+    );
+    const ledgerRows = Number(counts[0].n);
+    await pool.query('DROP TABLE IF EXISTS bench_floor_ledger');
+    await pool.query('CREATE TABLE bench_floor_ledger (LIKE maintain_ledger INCLUDING ALL)');
+    const floorStarted = performance.now();
+    await pool.query(
+      `INSERT INTO bench_floor_ledger (contract_id, agent_id, policy_no, company_code, product_code, insurance_type, commission_year,
+         premium, pay_method, company_rate, company_amount, payout_rate, agent_amount, tax_amount, settle_month, calc_basis)
+       SELECT c.contract_id, c.agent_id, c.policy_no, ic.company_code, p.product_code, p.insurance_type, 2, c.premium, c.pay_cycle,
+              10, round(c.premium * 10 / 100, 2), 50, round(round(c.premium * 10 / 100, 2) * 50 / 100, 2),
+              round(round(round(c.premium * 10 / 100, 2) * 50 / 100, 2) * 3.3 / 100, 2), $1,
+              jsonb_build_object('step', 'calcMaintain', 'rateDate', c.contract_date, 'commissionYear', 2, 'premium', c.premium,
+                                 'companyRate', jsonb_build_object('ratePct', '10'), 'payoutRule', jsonb_build_object('payoutPct', '50'))
+         FROM contract c JOIN product p ON p.product_id = c.product_id JOIN insurance_company ic ON ic.company_id = p.company_id
+        ORDER BY c.contract_id
+        LIMIT $2`,
+      [month, ledgerRows],
+    );
+    const floorMs = performance.now() - floorStarted;
+    await pool.query('DROP TABLE bench_floor_ledger');
+    const ledgerStepsMs = one.status.steps
+      .filter((s) => s.stepName === 'calcRecruit' || s.stepName === 'calcMaintain')
+      .reduce((sum, s) => sum + Number(s.durationMs ?? 0), 0);
+    log(`floor: one INSERT ... SELECT of ${ledgerRows} ledger rows into a scratch copy of maintain_ledger: ${seconds(floorMs)}`);
+    log(
+      `ratio: whole run / floor = ${(runMs / floorMs).toFixed(2)} (target <= ${TARGET.floorRatio}) ${runMs / floorMs <= TARGET.floorRatio ? 'OK' : 'MISSED'}; ` +
+        `calcRecruit + calcMaintain / floor = ${(ledgerStepsMs / floorMs).toFixed(2)}`,
+    );
+
+    // ---- run 2: a second calcMaintain worker -----------------------------------------------------
+    for (const table of ['override_settle', 'settle_master', 'chargeback', 'maintain_ledger', 'recruit_ledger']) {
+      await pool.query(`DELETE FROM ${table} WHERE settle_month = $1`, [month]);
+    }
+    await pool.query('VACUUM ANALYZE maintain_ledger, recruit_ledger, settle_master, override_settle, chargeback');
+    await startWorker('ledger-settlement', { BATCH_STEPS: 'calcMaintain' });
+    log('run 2: the same month from scratch with a second calcMaintain worker process');
+    const two = await runMonth('run 2');
+    printSteps(two.status);
+    const maintainOf = (s: typeof one.status) => Number(s.steps.find((x) => x.stepName === 'calcMaintain')!.durationMs ?? 0);
+    const m1 = maintainOf(one.status);
+    const m2 = maintainOf(two.status);
+    log(
+      `calcMaintain: 1 worker ${seconds(m1)}, 2 workers ${seconds(m2)}, speed-up x${(m1 / m2).toFixed(2)} ` +
+        `${m2 < m1 ? 'OK' : 'MISSED'}; whole run 2: ${seconds(Number(two.status.run.durationMs ?? two.wallMs))}`,
+    );
+  } finally {
+    await stopAll();
+    await cleanRedis(queues);
+    await queues.close();
+    await db.destroy();
+    if (!KEEP) {
+      await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+      log(`dropped ${DB_NAME}`);
+    }
+    await admin.end();
+  }
+}
