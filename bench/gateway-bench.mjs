@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Gateway overhead benchmark (not a test): `GET /api/auth/me` with 50 concurrent connections, through
 // the gateway and straight against auth-platform, then req/s, p99 and the gateway's overhead.
-// Needs a running system (`bash scripts/start.sh` or `pnpm start:local`), then: node bench/gateway-bench.mjs
+// Needs a running system (`LOG_LEVEL=warn pnpm start:local`: per-request info logs would compete for the
+// CPU), then: node bench/gateway-bench.mjs
 //
 // Env: GATEWAY_URL (http://127.0.0.1:8080), AUTH_PLATFORM_URL (http://127.0.0.1:8101),
 //      BENCH_CONNECTIONS (50), BENCH_DURATION seconds (15), BENCH_ADMIN_PASSWORD (else .data/admin-password).

@@ -18,7 +18,7 @@ read -r PG_HOST PG_PORT < <(url_host_port "$DB_URL" 5432)
 if ! tcp_open "$PG_HOST" "$PG_PORT"; then
   if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
     say "PostgreSQL does not answer at ${PG_HOST}:${PG_PORT}; starting the local cluster"
-    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start || true
     for _ in $(seq 1 30); do tcp_open "$PG_HOST" "$PG_PORT" && break; sleep 1; done
   fi
   tcp_open "$PG_HOST" "$PG_PORT" || die "PostgreSQL does not answer at ${PG_HOST}:${PG_PORT}: start one or set TEST_DATABASE_URL."
@@ -28,7 +28,7 @@ read -r REDIS_HOST REDIS_PORT < <(url_host_port "$REDIS_URL_FOR_TESTS" 6379)
 if ! tcp_open "$REDIS_HOST" "$REDIS_PORT"; then
   if command -v redis-server >/dev/null 2>&1; then
     say "Redis does not answer at ${REDIS_HOST}:${REDIS_PORT}; starting redis-server"
-    redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save "" --appendonly no
+    redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save "" --appendonly no || true
     for _ in $(seq 1 30); do tcp_open "$REDIS_HOST" "$REDIS_PORT" && break; sleep 0.5; done
   fi
   tcp_open "$REDIS_HOST" "$REDIS_PORT" || die "Redis does not answer at ${REDIS_HOST}:${REDIS_PORT}: start one or set TEST_REDIS_URL."

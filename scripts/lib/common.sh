@@ -2,8 +2,9 @@
 
 PNPM_VERSION="9.15.9"
 
-say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
-die() { printf '\033[31m[setup] %s\033[0m\n' "$*" >&2; exit 1; }
+if [ -t 1 ]; then BOLD=$'\033[1m' RED=$'\033[31m' RESET=$'\033[0m'; else BOLD='' RED='' RESET=''; fi
+say() { printf '%s[setup]%s %s\n' "$BOLD" "$RESET" "$*"; }
+die() { printf '%s[setup] %s%s\n' "$RED" "$*" "$RESET" >&2; exit 1; }
 
 ensure_node() {
   command -v node >/dev/null 2>&1 || die "Node.js 20.19+ is required: install it (https://nodejs.org or your package manager) and run this again."

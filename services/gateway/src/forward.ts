@@ -17,7 +17,8 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-en
 function stripHopByHop(headers: Record<string, string | string[] | undefined>): void {
   const listed = headers.connection;
   if (typeof listed === 'string') for (const name of listed.split(',')) delete headers[name.trim().toLowerCase()];
-  for (const name of HOP_BY_HOP) delete headers[name];
+  // `delete` of a key that is not there still costs; most requests carry none of these.
+  for (const name of HOP_BY_HOP) if (headers[name] !== undefined) delete headers[name];
 }
 
 /** What the service receives: the caller's headers, the request id and who the caller is. */
@@ -37,8 +38,14 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** A keep-alive socket the service closed just as we reused it; safe to retry once for reads. */
 const STALE_SOCKET = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
 
-function isTimeout(err: unknown): boolean {
-  return (err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT';
+/** 503 when the service cannot be reached or broke off, 504 when it did not answer in time. */
+function upstreamFailed(request: AnyRequest, reply: AnyReply, service: ServiceName, err: unknown): AnyReply {
+  request.log.warn({ err, service }, 'upstream request failed');
+  const code = (err as { code?: string }).code;
+  const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+  return reply
+    .code(timedOut ? 504 : 503)
+    .send(failure('INTERNAL_ERROR', timedOut ? `${service} did not respond in time` : `${service} is unavailable`));
 }
 
 /**
@@ -62,18 +69,19 @@ export function createForwarder(service: ServiceName, pool: Pool) {
         res = await pool.request(options);
       }
     } catch (err) {
-      request.log.warn({ err, service }, 'upstream request failed');
-      const timedOut = isTimeout(err);
-      return reply
-        .code(timedOut ? 504 : 503)
-        .send(failure('INTERNAL_ERROR', timedOut ? `${service} did not respond in time` : `${service} is unavailable`));
+      return upstreamFailed(request, reply, service, err);
     }
 
     const headers = res.headers as Record<string, string | string[] | undefined>;
     stripHopByHop(headers);
-    void reply.code(res.statusCode).headers(headers);
     const length = Number(headers['content-length']);
-    if (length >= 0 && length <= BUFFERED_BODY_MAX) return reply.send(Buffer.from(await res.body.arrayBuffer()));
-    return reply.send(res.body);
+    if (!(length >= 0 && length <= BUFFERED_BODY_MAX)) return reply.code(res.statusCode).headers(headers).send(res.body);
+    let payload: Buffer;
+    try {
+      payload = Buffer.from(await res.body.arrayBuffer());
+    } catch (err) {
+      return upstreamFailed(request, reply, service, err);
+    }
+    return reply.code(res.statusCode).headers(headers).send(payload);
   };
 }

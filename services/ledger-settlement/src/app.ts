@@ -20,9 +20,10 @@ export interface LedgerSettlementDeps {
  * support ioredis' keyPrefix (it has its own `prefix`), so that option is dropped here.
  */
 function queuesFor(deps: LedgerSettlementDeps): BatchQueues {
-  const { keyPrefix: _ignored, ...options } = deps.redis.options;
+  const options = { ...deps.redis.options, maxRetriesPerRequest: null, lazyConnect: false };
+  delete options.keyPrefix;
   return createQueues(
-    { ...options, maxRetriesPerRequest: null, lazyConnect: false },
+    options,
     deps.batchPrefix ? { prefix: deps.batchPrefix } : {},
   );
 }

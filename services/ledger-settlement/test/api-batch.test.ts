@@ -77,7 +77,7 @@ describe('settlement run API (no workers: the jobs wait in the queue)', () => {
     const res = await a.post(`/api/batch/settlement/${firstId}/restart`);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('E400');
-    expect(res.body.message).toBe(`Batch run ${firstId} is REQUESTED; expected FAILED`);
+    expect(res.body.message).toBe(`Batch run ${firstId} is REQUESTED: only a FAILED run can be restarted`);
     expect((await a.post('/api/batch/settlement/999999/restart')).body.code).toBe('E404');
   });
 

@@ -163,7 +163,10 @@ export async function registerBatchRoutes(app: ServiceApp, { queues }: AreaDeps)
       },
     },
     async (request) => {
-      const run = await mapped(() => failRun(app.db, request.params.id, request.body.reason));
+      const run = await mapped(
+        () => failRun(app.db, request.params.id, request.body.reason),
+        'only a REQUESTED or RUNNING run can be marked FAILED',
+      );
       request.changeLog({
         menuCode: MENU,
         tableName: 'batch_job_log',

@@ -14,7 +14,7 @@ import {
 import { restrictToOwnAgent } from '../ledgers/agent-scope.js';
 import { registerList, selectList } from '../ledgers/list-definition.js';
 import { SETTLE_STATUSES, settleList, settleResp } from './settle-list.js';
-import { moveSettlement, type SettleAction } from './settle-state.js';
+import { moveSettlement } from './settle-state.js';
 
 const MENU = 'SETTLE_LIST';
 const tags = ['Settlement'];
