@@ -1,8 +1,10 @@
 /**
  * Monthly settlement batch on a generated book: 10,000 agents, 1,000,000 contracts (demo generator),
- * one month run by worker processes (each service's src/worker.ts: one BullMQ worker per step), then
- * the floor (one set-based INSERT ... SELECT of the same number of ledger rows into a scratch copy of
- * maintain_ledger), then the month again with a second calcMaintain worker process for the speed-up.
+ * one month run by worker processes (each service's src/worker.ts: one BullMQ worker per step):
+ *   run 0  the first run on the freshly loaded book (cold: empty ledger tables without statistics);
+ *   run 1  the month recomputed from scratch (its output deleted, tables analyzed): the target figures;
+ *   floor  one set-based INSERT ... SELECT of as many ledger rows into a scratch copy of maintain_ledger;
+ *   run 2  like run 1 with a second calcMaintain worker process: the speed-up of that step.
  *   pnpm exec tsx bench/settlement-bench.ts            (from the repo root)
  * Env: BENCH_AGENTS (10000), BENCH_CONTRACTS (1000000), BENCH_SEED (bench), BENCH_TODAY (today, UTC),
  *      BENCH_DB (csp_bench_settlement), BENCH_BASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
@@ -12,6 +14,7 @@
  * Targets: whole run < 90 s with one worker per step; run / floor <= 3; a second calcMaintain worker helps.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -88,6 +91,7 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
+    workerNames.set(child, extraEnv.BATCH_STEPS ? `${service}[${extraEnv.BATCH_STEPS}]` : service);
     await new Promise<void>((resolve, reject) => {
       let out = '';
       child.stdout!.on('data', (d: Buffer) => {
@@ -100,6 +104,21 @@ async function main(): Promise<void> {
     });
     return child;
   }
+  /** CPU seconds (user + system) a child has used so far, from /proc (Linux; 100 ticks per second). */
+  const cpuSeconds = (child: ChildProcess): number => {
+    try {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return 0;
+    }
+  };
+  const workerNames = new Map<ChildProcess, string>();
+  const cpuOfWorkers = () => new Map(children.map((c) => [c, cpuSeconds(c)]));
+  const printCpu = (before: Map<ChildProcess, number>, wallMs: number) => {
+    const parts = children.map((c) => `${workerNames.get(c)} ${((cpuSeconds(c) - (before.get(c) ?? 0))).toFixed(1)} s`);
+    log(`worker CPU during the run (wall ${seconds(wallMs)}): ${parts.join(', ')}`);
+  };
   const stopAll = async () => {
     await Promise.all(
       children.map(
@@ -120,12 +139,14 @@ async function main(): Promise<void> {
     log(`workers: intake, ledger-settlement, payment-tax (one process each, one worker per step, concurrency 1)`);
 
     async function runMonth(label: string) {
+      const cpuBefore = cpuOfWorkers();
       const run = await launchRun(db, queues, { settleMonth: month });
       const started = Date.now();
       for (;;) {
         const status = await getRunStatus(db, run.jobLogId);
         if (status && (status.run.status === 'COMPLETED' || status.run.status === 'FAILED')) {
           if (status.run.status === 'FAILED') throw new Error(`${label}: run FAILED: ${status.run.errorMessage}`);
+          printCpu(cpuBefore, Date.now() - started);
           return { status, wallMs: Date.now() - started };
         }
         await new Promise((r) => setTimeout(r, 250));
@@ -143,12 +164,26 @@ async function main(): Promise<void> {
       }
     }
 
-    // ---- run 1: one worker per step ----------------------------------------------------------
-    log(`run 1: settle month ${month}`);
+    async function clearMonth(): Promise<void> {
+      for (const table of ['override_settle', 'settle_master', 'chargeback', 'maintain_ledger', 'recruit_ledger']) {
+        await pool.query(`DELETE FROM ${table} WHERE settle_month = $1`, [month]);
+      }
+      await pool.query('VACUUM ANALYZE maintain_ledger, recruit_ledger, settle_master, override_settle, chargeback, contract_accounting_entry');
+    }
+
+    // ---- run 0: the first run on a freshly loaded book (ledger tables empty, no statistics) ------
+    log(`run 0 (cold: first run into empty ledger tables): settle month ${month}`);
+    const cold = await runMonth('run 0');
+    printSteps(cold.status);
+    log(`whole run 0: ${seconds(Number(cold.status.run.durationMs ?? cold.wallMs))}`);
+
+    // ---- run 1: one worker per step, the month recomputed from scratch on analyzed tables -------
+    await clearMonth();
+    log('run 1 (one worker per step; the month from scratch, tables analyzed)');
     const one = await runMonth('run 1');
     printSteps(one.status);
     const runMs = Number(one.status.run.durationMs ?? one.wallMs);
-    log(`whole run: ${seconds(runMs)} (target < ${TARGET.runSeconds} s) ${runMs < TARGET.runSeconds * 1000 ? 'OK' : 'MISSED'}`);
+    log(`whole run 1: ${seconds(runMs)} (target < ${TARGET.runSeconds} s) ${runMs < TARGET.runSeconds * 1000 ? 'OK' : 'MISSED'}`);
 
     // ---- floor ---------------------------------------------------------------------------------
     const { rows: counts } = await pool.query(
@@ -184,10 +219,7 @@ async function main(): Promise<void> {
     );
 
     // ---- run 2: a second calcMaintain worker -----------------------------------------------------
-    for (const table of ['override_settle', 'settle_master', 'chargeback', 'maintain_ledger', 'recruit_ledger']) {
-      await pool.query(`DELETE FROM ${table} WHERE settle_month = $1`, [month]);
-    }
-    await pool.query('VACUUM ANALYZE maintain_ledger, recruit_ledger, settle_master, override_settle, chargeback');
+    await clearMonth();
     await startWorker('ledger-settlement', { BATCH_STEPS: 'calcMaintain' });
     log('run 2: the same month from scratch with a second calcMaintain worker process');
     const two = await runMonth('run 2');
@@ -196,7 +228,7 @@ async function main(): Promise<void> {
     const m1 = maintainOf(one.status);
     const m2 = maintainOf(two.status);
     log(
-      `calcMaintain: 1 worker ${seconds(m1)}, 2 workers ${seconds(m2)}, speed-up x${(m1 / m2).toFixed(2)} ` +
+      `calcMaintain (run 1 vs run 2): 1 worker ${seconds(m1)}, 2 workers ${seconds(m2)}, speed-up x${(m1 / m2).toFixed(2)} ` +
         `${m2 < m1 ? 'OK' : 'MISSED'}; whole run 2: ${seconds(Number(two.status.run.durationMs ?? two.wallMs))}`,
     );
   } finally {

@@ -32,13 +32,15 @@ const sampler = setInterval(() => {
 
 // The client is curl in its own process, so only the server's memory is measured.
 const started = Date.now();
+const cpuBefore = process.cpuUsage();
 const { promisify } = await import('node:util');
 const { execFile } = await import('node:child_process');
 const { stdout } = await promisify(execFile)('curl', ['-s', '-o', '/dev/null', '-w', '%{size_download}', `http://127.0.0.1:${address.port}/x`]);
 const bytes = Number(stdout);
 clearInterval(sampler);
+const cpu = process.cpuUsage(cpuBefore);
 const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 console.log(
-  `${total} rows: ${((Date.now() - started) / 1000).toFixed(1)} s, ${mb(bytes)} xlsx, peak rss ${mb(peakRss)}, peak heap ${mb(peakHeap)}, peak external ${mb(peakExternal)}`,
+  `${total} rows: ${((Date.now() - started) / 1000).toFixed(1)} s, cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, ${mb(bytes)} xlsx, peak rss ${mb(peakRss)}, peak heap ${mb(peakHeap)}, peak external ${mb(peakExternal)}`,
 );
 await app.close();

@@ -42,6 +42,7 @@ const YIELD_EVERY_ROWS = 1000;
 /** Resolves on `event`, or once `out` has closed (client gone, or destroyed with an error). */
 function eventOrClosed(source: NodeJS.EventEmitter, event: string, out: Writable): Promise<void> {
   return new Promise((resolve) => {
+    if (out.destroyed) return resolve();
     const done = () => {
       source.off(event, done);
       out.off('close', done);
@@ -83,52 +84,61 @@ export async function writeSpreadsheet<R>(out: PassThrough, options: Omit<Spread
   });
   zip.pipe(out);
   const sheetSource = new PassThrough({ highWaterMark: 256 * 1024 });
-  const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
-  let count = 0;
-  let completed = false;
+  let progress = { count: 0, completed: false };
   try {
-    for (const [name, xml] of packageParts(options.sheetName ?? 'Sheet1')) {
-      await Promise.race([addEntry(zip, Buffer.from(xml), name), closed]);
-    }
-    const sheetWritten = addEntry(zip, sheetSource, SHEET_PART);
-    sheetWritten.catch(() => undefined); // a zip error also arrives as its 'error' event
-
-    const sheet = new SheetXml(toXlsxColumns(options.columns));
-    let parts: string[] = [sheet.head()];
-    let pending = 0;
-    for await (const row of options.rows) {
-      if (out.destroyed) break;
-      const xml = sheet.row(row);
-      parts.push(xml);
-      pending += xml.length;
-      count += 1;
-      if (pending >= CHUNK_CHARS) {
-        const more = sheetSource.write(Buffer.from(parts.join('')));
-        parts = [];
-        pending = 0;
-        if (!more) await eventOrClosed(sheetSource, 'drain', out);
-      }
-      if (count % YIELD_EVERY_ROWS === 0) await yieldToEventLoop();
-    }
-    if (!out.destroyed) {
-      parts.push(sheet.tail());
-      sheetSource.end(Buffer.from(parts.join('')));
-      await Promise.race([sheetWritten, closed]);
-    }
-    if (!out.destroyed) {
-      zip.finalize();
-      await eventOrClosed(zip, 'end', out);
-      completed = !out.destroyed || out.writableFinished;
-    }
+    progress = await writeParts(zip, sheetSource, out, options);
   } finally {
-    if (!completed) {
+    if (!progress.completed) {
       sheetSource.destroy();
       zip.unpipe();
       zip.destroy();
     }
   }
   if (zipError) throw zipError;
-  return count;
+  return progress.count;
+}
+
+async function writeParts<R>(
+  zip: ZipStream,
+  sheetSource: PassThrough,
+  out: PassThrough,
+  options: Omit<SpreadsheetOptions<R>, 'fileName'>,
+): Promise<{ count: number; completed: boolean }> {
+  const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
+  let count = 0;
+  for (const [name, xml] of packageParts(options.sheetName ?? 'Sheet1')) {
+    await Promise.race([addEntry(zip, Buffer.from(xml), name), closed]);
+    if (out.destroyed) return { count, completed: false };
+  }
+  const sheetWritten = addEntry(zip, sheetSource, SHEET_PART);
+  sheetWritten.catch(() => undefined); // a zip error also arrives as its 'error' event
+
+  const sheet = new SheetXml(toXlsxColumns(options.columns));
+  let parts: string[] = [sheet.head()];
+  let pending = 0;
+  for await (const row of options.rows) {
+    if (out.destroyed) break;
+    const xml = sheet.row(row);
+    parts.push(xml);
+    pending += xml.length;
+    count += 1;
+    if (pending >= CHUNK_CHARS) {
+      const more = sheetSource.write(Buffer.from(parts.join('')));
+      parts = [];
+      pending = 0;
+      if (!more) await eventOrClosed(sheetSource, 'drain', out);
+    }
+    if (count % YIELD_EVERY_ROWS === 0) await yieldToEventLoop();
+  }
+  if (out.destroyed) return { count, completed: false };
+
+  parts.push(sheet.tail());
+  sheetSource.end(Buffer.from(parts.join('')));
+  await Promise.race([sheetWritten, closed]);
+  if (out.destroyed) return { count, completed: false };
+  zip.finalize();
+  await eventOrClosed(zip, 'end', out);
+  return { count, completed: !out.destroyed || out.writableFinished };
 }
 
 /** Streams a spreadsheet download as the reply body (see `writeSpreadsheet`). */

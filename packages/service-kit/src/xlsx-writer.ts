@@ -201,7 +201,9 @@ function cellBody(value: unknown, numeric: boolean): string {
         return `" s="${STYLE.dateTime}"><v>${EXCEL_EPOCH_OFFSET_DAYS + time / MS_PER_DAY}</v></c>`;
       }
       return inlineString(JSON.stringify(value));
-    default:
+    case 'undefined':
+    case 'function':
+    case 'symbol':
       return inlineString(String(value));
   }
 }

@@ -1,8 +1,10 @@
+import { get } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { writeSpreadsheet, type SpreadsheetColumn } from '../src/spreadsheet.js';
+import { sendSpreadsheet, writeSpreadsheet, type SpreadsheetColumn } from '../src/spreadsheet.js';
 import { columnLetter, escapeXml, excelSheetName, isExcelDecimal, SheetXml } from '../src/xlsx-writer.js';
 
 async function render<R>(rows: Iterable<R> | AsyncIterable<R>, columns: Array<SpreadsheetColumn<R>>, sheetName = 'Data') {
@@ -157,15 +159,72 @@ describe('writeSpreadsheet (xlsx)', () => {
     }
     const out = new PassThrough({ highWaterMark: 64 * 1024 }); // never read
     const writing = writeSpreadsheet(out, { columns: textColumns, rows: rows() });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(pulled).toBeGreaterThan(1000);
-    expect(pulled).toBeLessThan(200_000);
-    const stalledAt = pulled;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Wait until the producer stands still (buffers full), however slow the machine.
+    let stalledAt = -1;
+    for (let i = 0; i < 100 && (pulled !== stalledAt || pulled === 0); i++) {
+      stalledAt = pulled;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     expect(pulled).toBe(stalledAt);
+    expect(pulled).toBeGreaterThan(1000);
+    expect(pulled).toBeLessThan(100_000); // the buffers in between hold a few MB, not the million rows
     out.destroy();
     expect(await writing).toBeLessThanOrEqual(stalledAt);
     expect(closedSource).toBe(true);
+  });
+
+  it('a client that disconnects mid-download ends the export and closes the row source', async () => {
+    let closedSource = false;
+    let pulled = 0;
+    const app = Fastify();
+    app.get('/sheet', async (_request, reply) => {
+      function* rows() {
+        try {
+          for (let i = 1; i <= 1_000_000; i++) {
+            pulled = i;
+            yield { id: i, text: `row ${i}` };
+          }
+        } finally {
+          closedSource = true;
+        }
+      }
+      return sendSpreadsheet(reply, { fileName: 'big', columns: textColumns, rows: rows() });
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { port } = app.server.address() as { port: number };
+      await new Promise<void>((resolve, reject) => {
+        const request = get({ host: '127.0.0.1', port, path: '/sheet' }, (res) => {
+          expect(res.headers['content-disposition']).toContain('big.xlsx');
+          let received = 0;
+          res.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            // well into the rows (the zip's first bytes are the small fixed parts)
+            if (received > 256 * 1024 && !request.destroyed) {
+              request.destroy();
+              resolve();
+            }
+          });
+        });
+        request.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(err)));
+      });
+      for (let i = 0; i < 100 && !closedSource; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(closedSource).toBe(true);
+      expect(pulled).toBeGreaterThan(0);
+      expect(pulled).toBeLessThan(1_000_000);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('an error from the row source rejects with that error and ends the output', async () => {
+    async function* rows() {
+      for (let i = 1; i <= 10; i++) yield { id: i, text: 'x' };
+      throw new Error('cursor failed');
+    }
+    const out = new PassThrough();
+    out.resume();
+    await expect(writeSpreadsheet(out, { columns: textColumns, rows: rows() })).rejects.toThrow('cursor failed');
   });
 
   it('escapeXml and columnLetter', () => {

@@ -26,20 +26,23 @@ import {
 const tags = ['Batch'];
 const MENU = 'BATCH_RUN';
 
-/** The batch package's errors in the spec's codes (B010, E404, E400 with the package's message). */
-function toAppError(err: unknown): unknown {
-  if (err instanceof BatchRunningError)
+/** The batch package's errors in the spec's codes: B010, E404, and E400 saying which state is needed. */
+function toAppError(err: unknown, stateRule: string): unknown {
+  if (err instanceof BatchRunningError) {
     return new AppError('BATCH_RUNNING', 'A settlement run is already requested or running');
+  }
   if (err instanceof RunNotFoundError) return notFound(`Batch run ${err.runId}`);
-  if (err instanceof RunStateError) return new AppError('BAD_REQUEST', err.message);
+  if (err instanceof RunStateError) {
+    return new AppError('BAD_REQUEST', `Batch run ${err.runId} is ${err.status}: ${stateRule}`);
+  }
   return err;
 }
 
-async function mapped<T>(work: () => Promise<T>): Promise<T> {
+async function mapped<T>(work: () => Promise<T>, stateRule = ''): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    throw toAppError(err);
+    throw toAppError(err, stateRule);
   }
 }
 
@@ -136,8 +139,9 @@ export async function registerBatchRoutes(app: ServiceApp, { queues }: AreaDeps)
       },
     },
     async (request) => {
-      const run = await mapped(() =>
-        restartRun(app.db, queues, request.params.id, { requestId: request.id }),
+      const run = await mapped(
+        () => restartRun(app.db, queues, request.params.id, { requestId: request.id }),
+        'only a FAILED run can be restarted',
       );
       request.changeLog({
         menuCode: MENU,
