@@ -212,6 +212,22 @@ describe('confirm, hold and release', () => {
     expect(await statusesOf(ctx, 'override_settle', 'to_agent_id = $1', [book.leader])).toEqual(['CALCULATED']);
   });
 
+  it('refuses every move while a settlement run of the month is in progress (B010)', async () => {
+    const { rows } = await ctx.pool.query<{ job_log_id: number }>(
+      `INSERT INTO batch_job_log (job_name, settle_month, status) VALUES ('SETTLEMENT', $1, 'RUNNING') RETURNING job_log_id`,
+      [M],
+    );
+    try {
+      const res = await a.put(`/api/settle/${ids.fcSettle}/confirm`);
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe('B010');
+      expect((await a.put(`/api/settle/${ids.fcSettle}/hold`, { reason: 'x' })).body.code).toBe('B010');
+      expect((await a.get(`/api/settle/${ids.fcSettle}`)).body.data.status).toBe('CALCULATED');
+    } finally {
+      await ctx.pool.query(`UPDATE batch_job_log SET status = 'FAILED' WHERE job_log_id = $1`, [rows[0]!.job_log_id]);
+    }
+  });
+
   it('writes a change-log row per move', async () => {
     await (ctx.app as any).changeLogWriter.flush();
     const { rows } = await ctx.pool.query(

@@ -158,14 +158,14 @@ describe('a ledger worker killed with SIGKILL in the middle of calcMaintain', ()
   it('a clean run of the month gives the reference figures', async () => {
     const child = await startChild();
     const run = await launchRun(tdb.db, queues, { settleMonth: month });
-    const status = await runEnd(run.jobLogId, 120_000);
+    const status = await runEnd(run.jobLogId, 300_000);
     expect(status.run.status, status.run.errorMessage ?? '').toBe('COMPLETED');
     clean = await monthFigures();
     expect(clean.settle.length).toBeGreaterThanOrEqual(190);
     expect(Number(clean.ledgers.find((l: any) => l.t === 'maintain').n)).toBeGreaterThan(20_000);
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
-  }, 180_000);
+  }, 360_000);
 
   it('after the kill and a restart of the worker the run completes with exactly the same figures', async () => {
     await clearMonthOutput();
@@ -197,8 +197,9 @@ describe('a ledger worker killed with SIGKILL in the middle of calcMaintain', ()
     expect(atKill[0].done).toBeLessThan(atKill[0].total);
 
     child = await startChild();
-    // BullMQ hands the killed job to the new worker once its lock expires (about 2 x stalledInterval).
-    const status = await runEnd(run.jobLogId, 150_000);
+    // BullMQ hands the killed job to the new worker once its lock has expired and a stalled check saw
+    // it twice: with the worker's default 30 s lockDuration/stalledInterval that takes 30-60 s.
+    const status = await runEnd(run.jobLogId, 480_000);
     expect(status.run.status, status.run.errorMessage ?? '').toBe('COMPLETED');
     const { rows: redone } = await tdb.pool.query(
       `SELECT status, attempts FROM batch_chunk WHERE parent_job_log_id = $1 AND step_name = 'calcMaintain' AND chunk_no = $2`,
@@ -208,5 +209,5 @@ describe('a ledger worker killed with SIGKILL in the middle of calcMaintain', ()
     expect(redone[0].attempts).toBeGreaterThanOrEqual(2);
     expect(await monthFigures()).toEqual(clean);
     child.kill('SIGTERM');
-  }, 300_000);
+  }, 600_000);
 });

@@ -87,6 +87,20 @@ export async function moveSettlement(db: Kysely<any>, input: SettleMoveInput): P
       .forUpdate()
       .executeTakeFirst();
     if (!before) throw notFound(`Settlement ${input.settleId}`);
+    // While the batch recalculates the month its figures are moving: decide after the run.
+    const active = await trx
+      .selectFrom('batch_job_log')
+      .select('job_log_id')
+      .where('step_name', 'is', null)
+      .where('settle_month', '=', before.settle_month)
+      .where('status', 'in', ['REQUESTED', 'RUNNING'])
+      .executeTakeFirst();
+    if (active) {
+      throw new AppError(
+        'BATCH_RUNNING',
+        `Settlement run ${active.job_log_id} of ${before.settle_month} is in progress; ${input.action} after it has finished`,
+      );
+    }
     if (!move.from.includes(before.status)) {
       throw new AppError(
         'ALREADY_CONFIRMED',
