@@ -22,7 +22,10 @@ const SELF = fileURLToPath(import.meta.url);
 
 // Workspace packages must resolve to their TypeScript source (like the tests): re-run with the condition.
 if (!process.execArgv.some((a) => a.includes('conditions=source'))) {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', SELF], { cwd: ROOT, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', SELF], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   child.on('exit', (code) => process.exit(code ?? 1));
 } else {
   await main();
@@ -30,7 +33,8 @@ if (!process.execArgv.some((a) => a.includes('conditions=source'))) {
 
 async function main(): Promise<void> {
   const { createDb, createPool, migrate } = await import('../packages/db/src/index.js');
-  const { createQueues, getRunStatus, launchRun, STEP_NAMES } = await import('../packages/batch/src/index.js');
+  const { createQueues, getRunStatus, launchRun, STEP_NAMES } =
+    await import('../packages/batch/src/index.js');
   const { generateDemoBook } = await import('../services/ledger-settlement/src/demo/generate.js');
 
   const AGENTS = Number(process.env.BENCH_AGENTS ?? 10_000);
@@ -74,7 +78,12 @@ async function main(): Promise<void> {
     month = rows[0].m;
     log(`reusing the book in ${DB_NAME} (${agentsPresent} agents), month ${month}`);
   } else {
-    const book = await generateDemoBook(pool, { agents: AGENTS, contracts: CONTRACTS, seed: SEED, today: TODAY });
+    const book = await generateDemoBook(pool, {
+      agents: AGENTS,
+      contracts: CONTRACTS,
+      seed: SEED,
+      today: TODAY,
+    });
     month = book.lastClosedMonth;
     log(
       `demo book: ${book.agents} agents, ${book.contracts} contracts (${book.lapses} lapsed, ${book.successions} successions) ` +
@@ -85,11 +94,22 @@ async function main(): Promise<void> {
   // ---- worker processes ----------------------------------------------------------------------
   const children: ChildProcess[] = [];
   async function startWorker(service: string, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', `services/${service}/src/worker.ts`], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', DATABASE_URL: url, REDIS_URL, ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', `services/${service}/src/worker.ts`],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          NODE_ENV: 'development',
+          LOG_LEVEL: 'info',
+          DATABASE_URL: url,
+          REDIS_URL,
+          ...extraEnv,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.push(child);
     workerNames.set(child, extraEnv.BATCH_STEPS ? `${service}[${extraEnv.BATCH_STEPS}]` : service);
     await new Promise<void>((resolve, reject) => {
@@ -100,7 +120,9 @@ async function main(): Promise<void> {
         if (out.length > 100_000) out = out.slice(-10_000);
       });
       child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-      child.once('exit', (code) => reject(new Error(`${service} worker exited (${code}): ${out.slice(-2000)}`)));
+      child.once('exit', (code) =>
+        reject(new Error(`${service} worker exited (${code}): ${out.slice(-2000)}`)),
+      );
     });
     return child;
   }
@@ -116,7 +138,9 @@ async function main(): Promise<void> {
   const workerNames = new Map<ChildProcess, string>();
   const cpuOfWorkers = () => new Map(children.map((c) => [c, cpuSeconds(c)]));
   const printCpu = (before: Map<ChildProcess, number>, wallMs: number) => {
-    const parts = children.map((c) => `${workerNames.get(c)} ${((cpuSeconds(c) - (before.get(c) ?? 0))).toFixed(1)} s`);
+    const parts = children.map(
+      (c) => `${workerNames.get(c)} ${(cpuSeconds(c) - (before.get(c) ?? 0)).toFixed(1)} s`,
+    );
     log(`worker CPU during the run (wall ${seconds(wallMs)}): ${parts.join(', ')}`);
   };
   const stopAll = async () => {
@@ -136,7 +160,9 @@ async function main(): Promise<void> {
   await cleanRedis(queues);
   try {
     for (const service of ['intake', 'ledger-settlement', 'payment-tax']) await startWorker(service);
-    log(`workers: intake, ledger-settlement, payment-tax (one process each, one worker per step, concurrency 1)`);
+    log(
+      `workers: intake, ledger-settlement, payment-tax (one process each, one worker per step, concurrency 1)`,
+    );
 
     async function runMonth(label: string) {
       const cpuBefore = cpuOfWorkers();
@@ -145,7 +171,8 @@ async function main(): Promise<void> {
       for (;;) {
         const status = await getRunStatus(db, run.jobLogId);
         if (status && (status.run.status === 'COMPLETED' || status.run.status === 'FAILED')) {
-          if (status.run.status === 'FAILED') throw new Error(`${label}: run FAILED: ${status.run.errorMessage}`);
+          if (status.run.status === 'FAILED')
+            throw new Error(`${label}: run FAILED: ${status.run.errorMessage}`);
           printCpu(cpuBefore, Date.now() - started);
           return { status, wallMs: Date.now() - started };
         }
@@ -165,10 +192,18 @@ async function main(): Promise<void> {
     }
 
     async function clearMonth(): Promise<void> {
-      for (const table of ['override_settle', 'settle_master', 'chargeback', 'maintain_ledger', 'recruit_ledger']) {
+      for (const table of [
+        'override_settle',
+        'settle_master',
+        'chargeback',
+        'maintain_ledger',
+        'recruit_ledger',
+      ]) {
         await pool.query(`DELETE FROM ${table} WHERE settle_month = $1`, [month]);
       }
-      await pool.query('VACUUM ANALYZE maintain_ledger, recruit_ledger, settle_master, override_settle, chargeback, contract_accounting_entry');
+      await pool.query(
+        'VACUUM ANALYZE maintain_ledger, recruit_ledger, settle_master, override_settle, chargeback, contract_accounting_entry',
+      );
     }
 
     // ---- run 0: the first run on a freshly loaded book (ledger tables empty, no statistics) ------
@@ -183,7 +218,9 @@ async function main(): Promise<void> {
     const one = await runMonth('run 1');
     printSteps(one.status);
     const runMs = Number(one.status.run.durationMs ?? one.wallMs);
-    log(`whole run 1: ${seconds(runMs)} (target < ${TARGET.runSeconds} s) ${runMs < TARGET.runSeconds * 1000 ? 'OK' : 'MISSED'}`);
+    log(
+      `whole run 1: ${seconds(runMs)} (target < ${TARGET.runSeconds} s) ${runMs < TARGET.runSeconds * 1000 ? 'OK' : 'MISSED'}`,
+    );
 
     // ---- floor ---------------------------------------------------------------------------------
     const { rows: counts } = await pool.query(
@@ -212,7 +249,9 @@ async function main(): Promise<void> {
     const ledgerStepsMs = one.status.steps
       .filter((s) => s.stepName === 'calcRecruit' || s.stepName === 'calcMaintain')
       .reduce((sum, s) => sum + Number(s.durationMs ?? 0), 0);
-    log(`floor: one INSERT ... SELECT of ${ledgerRows} ledger rows into a scratch copy of maintain_ledger: ${seconds(floorMs)}`);
+    log(
+      `floor: one INSERT ... SELECT of ${ledgerRows} ledger rows into a scratch copy of maintain_ledger: ${seconds(floorMs)}`,
+    );
     log(
       `ratio: whole run / floor = ${(runMs / floorMs).toFixed(2)} (target <= ${TARGET.floorRatio}) ${runMs / floorMs <= TARGET.floorRatio ? 'OK' : 'MISSED'}; ` +
         `calcRecruit + calcMaintain / floor = ${(ledgerStepsMs / floorMs).toFixed(2)}`,
@@ -224,7 +263,8 @@ async function main(): Promise<void> {
     log('run 2: the same month from scratch with a second calcMaintain worker process');
     const two = await runMonth('run 2');
     printSteps(two.status);
-    const maintainOf = (s: typeof one.status) => Number(s.steps.find((x) => x.stepName === 'calcMaintain')!.durationMs ?? 0);
+    const maintainOf = (s: typeof one.status) =>
+      Number(s.steps.find((x) => x.stepName === 'calcMaintain')!.durationMs ?? 0);
     const m1 = maintainOf(one.status);
     const m2 = maintainOf(two.status);
     log(

@@ -1,108 +1,35 @@
-import { randomBytes } from 'node:crypto';
-import {
-  createQueues,
-  defineStep,
-  getRunStatus,
-  launchRun,
-  startStepWorkers,
-  STEP_NAMES,
-  type BatchQueues,
-  type RunStatus,
-  type StepDefinition,
-  type StepSettingsOverrides,
-  type StepWorkers,
-} from '@csp/batch';
-import { createTestDatabase, type TestDatabase } from '@csp/db/testing';
-import { createLogger } from '@csp/service-kit';
-import { Redis } from 'ioredis';
+import type { RunStatus, StepDefinition } from '@csp/batch';
+import { createBatchHarness, noopStepsExcept, type BatchHarness } from '@csp/batch/testing';
+import type { TestDatabase } from '@csp/db/testing';
 import { intakeDb, type IntakeDb } from '../src/db.js';
 import { intakeSteps } from '../src/steps/index.js';
 
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const logger = createLogger({ name: 'intake-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-/** Short backoffs: a failing step fails the run in milliseconds. */
-const SETTINGS: StepSettingsOverrides = { all: { attempts: 2, backoffMs: 50, timeoutMs: 20_000 } };
-
-/** No-op definitions for the steps other services host, so a run can complete. */
-function otherSteps(own: readonly StepDefinition[]): StepDefinition[] {
-  const owned = new Set(own.map((s) => s.name));
-  return STEP_NAMES.filter((name) => !owned.has(name)).map((name) =>
-    defineStep({ name, run: async () => ({ total: 0, success: 0, error: 0 }) }),
-  );
-}
+export { stepOf } from '@csp/batch/testing';
 
 export interface Harness {
   tdb: TestDatabase;
   db: IntakeDb;
-  queues: BatchQueues;
+  queues: BatchHarness['queues'];
   /** Launches a run of the month, waits for its end and returns run + step rows. */
   runMonth(settleMonth: string, companyCode?: string): Promise<RunStatus>;
   close(): Promise<void>;
 }
 
-/** A fresh database, a random BullMQ prefix, the intake workers and no-op workers for steps 4-12. */
+/** A fresh database, a random BullMQ prefix, this service's workers and no-op workers for the other steps. */
 export async function createHarness(steps: readonly StepDefinition[] = intakeSteps): Promise<Harness> {
-  const tdb = await createTestDatabase();
-  const prefix = `csp-intake-test-${randomBytes(5).toString('hex')}`;
-  const queues = createQueues(REDIS_URL, { prefix, settings: SETTINGS });
-  const common = {
-    connection: REDIS_URL,
-    prefix,
-    db: tdb.db,
-    settings: SETTINGS,
-    logger,
-    handleSignals: false,
-  };
-  const workers: StepWorkers[] = [
-    await startStepWorkers({ ...common, service: 'intake', steps, concurrency: 2 }),
-    await startStepWorkers({ ...common, steps: otherSteps(steps) }),
-  ];
+  const h = await createBatchHarness({
+    name: 'intake',
+    settings: { all: { attempts: 2, backoffMs: 50, timeoutMs: 20_000 } },
+  });
+  await h.startWorkers({ service: 'intake', steps: [...steps], concurrency: 2 });
+  await h.startWorkers({ steps: noopStepsExcept(steps) });
   return {
-    tdb,
-    db: intakeDb(tdb.db),
-    queues,
-    async runMonth(settleMonth, companyCode) {
-      const run = await launchRun(tdb.db, queues, { settleMonth, ...(companyCode ? { companyCode } : {}) });
-      return waitForRunEnd(tdb, run.jobLogId);
-    },
-    async close() {
-      await Promise.all(workers.map((w) => w.close()));
-      await queues.close();
-      await removePrefix(prefix);
-      await tdb.drop();
-    },
+    tdb: h.tdb,
+    db: intakeDb(h.tdb.db),
+    queues: h.queues,
+    runMonth: (settleMonth, companyCode) => h.runMonth(settleMonth, companyCode),
+    close: () => h.close(),
   };
-}
-
-async function waitForRunEnd(tdb: TestDatabase, runId: number, timeoutMs = 30_000): Promise<RunStatus> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const status = await getRunStatus(tdb.db, runId);
-    if (status && (status.run.status === 'COMPLETED' || status.run.status === 'FAILED')) return status;
-    if (Date.now() > deadline) throw new Error(`run ${runId} did not end within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-  }
-}
-
-async function removePrefix(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-}
-
-/** The step row of a run by name. */
-export function stepOf(status: RunStatus, name: string) {
-  const step = status.steps.find((s) => s.stepName === name);
-  if (!step) throw new Error(`no step row ${name}`);
-  return step;
 }
 
 export interface MasterIds {

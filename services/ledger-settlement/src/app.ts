@@ -22,10 +22,7 @@ export interface LedgerSettlementDeps {
 function queuesFor(deps: LedgerSettlementDeps): BatchQueues {
   const options = { ...deps.redis.options, maxRetriesPerRequest: null, lazyConnect: false };
   delete options.keyPrefix;
-  return createQueues(
-    options,
-    deps.batchPrefix ? { prefix: deps.batchPrefix } : {},
-  );
+  return createQueues(options, deps.batchPrefix ? { prefix: deps.batchPrefix } : {});
 }
 
 /** The ledger-settlement app: kit infrastructure, batch queues, business areas (tests use `inject`). */

@@ -15,7 +15,10 @@ afterAll(async () => {
 });
 
 async function runRow(id: number) {
-  const { rows } = await ctx.pool.query(`SELECT status, settle_month, company_code, requested_by, run_attempt FROM batch_job_log WHERE job_log_id = $1`, [id]);
+  const { rows } = await ctx.pool.query(
+    `SELECT status, settle_month, company_code, requested_by, run_attempt FROM batch_job_log WHERE job_log_id = $1`,
+    [id],
+  );
   return rows[0];
 }
 
@@ -29,7 +32,11 @@ describe('settlement run API (no workers: the jobs wait in the queue)', () => {
       expect(res.body.code, month).toBe('E411');
     }
     expect((await a.post('/api/batch/settlement/run')).body.code).toBe('E411');
-    const res = await a.post('/api/batch/settlement/run?settleMonth=202501', undefined, await agentToken(ctx, null));
+    const res = await a.post(
+      '/api/batch/settlement/run?settleMonth=202501',
+      undefined,
+      await agentToken(ctx, null),
+    );
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('E403');
   });
@@ -43,11 +50,25 @@ describe('settlement run API (no workers: the jobs wait in the queue)', () => {
     expect(res.statusCode).toBe(200);
     firstId = res.json().data;
     expect(firstId).toBeTypeOf('number');
-    expect(await runRow(firstId)).toMatchObject({ status: 'REQUESTED', settle_month: '202501', company_code: 'L001', run_attempt: 1 });
-    const queue = new Queue('settlement.receiveData', { connection: { url: REDIS_URL }, prefix: ctx.batchPrefix });
+    expect(await runRow(firstId)).toMatchObject({
+      status: 'REQUESTED',
+      settle_month: '202501',
+      company_code: 'L001',
+      run_attempt: 1,
+    });
+    const queue = new Queue('settlement.receiveData', {
+      connection: { url: REDIS_URL },
+      prefix: ctx.batchPrefix,
+    });
     try {
       const job = await queue.getJob(`${firstId}-1-receiveData`);
-      expect(job?.data).toMatchObject({ runId: firstId, attempt: 1, settleMonth: '202501', companyCode: 'L001', requestId: 'req-run-1' });
+      expect(job?.data).toMatchObject({
+        runId: firstId,
+        attempt: 1,
+        settleMonth: '202501',
+        companyCode: 'L001',
+        requestId: 'req-run-1',
+      });
     } finally {
       await queue.close();
     }
@@ -60,13 +81,21 @@ describe('settlement run API (no workers: the jobs wait in the queue)', () => {
   });
 
   it('refuses 10 concurrent requests while a run is REQUESTED, all with B010', async () => {
-    const results = await Promise.all(Array.from({ length: 10 }, () => a.post('/api/batch/settlement/run?settleMonth=202503')));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => a.post('/api/batch/settlement/run?settleMonth=202503')),
+    );
     expect(results.map((r) => r.body.code)).toEqual(Array(10).fill('B010'));
   });
 
   it('shows the run with its (not yet written) steps, and the latest run without an id', async () => {
     const byId = await a.get(`/api/batch/settlement/status?jobLogId=${firstId}`);
-    expect(byId.body.data.run).toMatchObject({ jobLogId: firstId, status: 'REQUESTED', settleMonth: '202501', runAttempt: 1, startedAt: null });
+    expect(byId.body.data.run).toMatchObject({
+      jobLogId: firstId,
+      status: 'REQUESTED',
+      settleMonth: '202501',
+      runAttempt: 1,
+      startedAt: null,
+    });
     expect(byId.body.data.steps).toEqual([]);
     const latest = await a.get('/api/batch/settlement/status');
     expect(latest.body.data.run.jobLogId).toBe(firstId);
@@ -84,7 +113,9 @@ describe('settlement run API (no workers: the jobs wait in the queue)', () => {
   it('an operator can fail a stuck run, restart it (attempt 2, resumes at its first unfinished step) and list the history', async () => {
     expect((await a.post(`/api/batch/settlement/${firstId}/fail`, { reason: 'jobs lost' })).status).toBe(200);
     expect(await runRow(firstId)).toMatchObject({ status: 'FAILED' });
-    expect((await a.post(`/api/batch/settlement/${firstId}/fail`, { reason: 'again' })).body.code).toBe('E400');
+    expect((await a.post(`/api/batch/settlement/${firstId}/fail`, { reason: 'again' })).body.code).toBe(
+      'E400',
+    );
 
     const other = await a.post('/api/batch/settlement/run?settleMonth=202502');
     expect(other.status).toBe(200);
@@ -100,8 +131,14 @@ describe('settlement run API (no workers: the jobs wait in the queue)', () => {
     const runs = await a.get('/api/batch/settlement/runs?pageSize=1');
     expect(runs.body.data).toMatchObject({ total: 2, pages: 2, pageSize: 1 });
     expect(runs.body.data.list.map((r: any) => r.jobLogId)).toEqual([other.body.data]);
-    expect((await a.get('/api/batch/settlement/runs?settleMonth=202501')).body.data.list.map((r: any) => r.jobLogId)).toEqual([firstId]);
-    expect((await a.get('/api/batch/settlement/runs?status=FAILED')).body.data.list.map((r: any) => r.jobLogId)).toEqual([other.body.data]);
+    expect(
+      (await a.get('/api/batch/settlement/runs?settleMonth=202501')).body.data.list.map(
+        (r: any) => r.jobLogId,
+      ),
+    ).toEqual([firstId]);
+    expect(
+      (await a.get('/api/batch/settlement/runs?status=FAILED')).body.data.list.map((r: any) => r.jobLogId),
+    ).toEqual([other.body.data]);
     expect((await a.get('/api/batch/settlement/runs?status=BOGUS')).body.code).toBe('E411');
   });
 });

@@ -57,7 +57,12 @@ export interface Api {
 
 /** app.inject with the admin token unless another is given. */
 export function api(ctx: Ctx): Api {
-  const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload: unknown, token?: string): Promise<Res> => {
+  const call = async (
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    payload: unknown,
+    token?: string,
+  ): Promise<Res> => {
     const res = await ctx.app.inject({
       method,
       url,
@@ -65,7 +70,12 @@ export function api(ctx: Ctx): Api {
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
     const json = String(res.headers['content-type'] ?? '').includes('application/json');
-    return { status: res.statusCode, body: json ? res.json() : undefined, raw: res.rawPayload, headers: res.headers };
+    return {
+      status: res.statusCode,
+      body: json ? res.json() : undefined,
+      raw: res.rawPayload,
+      headers: res.headers,
+    };
   };
   return {
     get: (url, token) => call('GET', url, undefined, token),
@@ -91,7 +101,11 @@ export async function readSheet(raw: Buffer): Promise<{ header: unknown[]; rows:
 }
 
 /** A token of a user whose only role is AGENT, linked to `agentId` (null = no agent). */
-export async function agentToken(ctx: Ctx, agentId: number | null, loginId = `agent_${agentId ?? 'none'}`): Promise<string> {
+export async function agentToken(
+  ctx: Ctx,
+  agentId: number | null,
+  loginId = `agent_${agentId ?? 'none'}`,
+): Promise<string> {
   const { rows } = await sql<{ user_id: number }>`
     INSERT INTO users (login_id, password, user_name, status, agent_id)
     VALUES (${loginId}, '!', ${loginId}, 'ACTIVE', ${agentId})
@@ -118,8 +132,11 @@ export interface MiniBook {
 
 /** A tiny book by SQL (these tests are about the API, not about the batch). */
 export async function seedMiniBook(ctx: Ctx): Promise<MiniBook> {
-  const q = async <T>(text: string, params: unknown[] = []) => (await ctx.pool.query(text, params)).rows as T[];
-  const [hq] = await q<{ org_id: number }>(`INSERT INTO organization (org_name, org_type, org_level) VALUES ('HQ', 'HQ', 1) RETURNING org_id`);
+  const q = async <T>(text: string, params: unknown[] = []) =>
+    (await ctx.pool.query(text, params)).rows as T[];
+  const [hq] = await q<{ org_id: number }>(
+    `INSERT INTO organization (org_name, org_type, org_level) VALUES ('HQ', 'HQ', 1) RETURNING org_id`,
+  );
   const [team] = await q<{ org_id: number }>(
     `INSERT INTO organization (parent_org_id, org_name, org_type, org_level) VALUES ($1, 'Team A', 'TM', 2) RETURNING org_id`,
     [hq!.org_id],
@@ -130,8 +147,12 @@ export async function seedMiniBook(ctx: Ctx): Promise<MiniBook> {
   );
   const agent = async (orgId: number, gradeId: number, name: string) =>
     Number(
-      (await q<{ agent_id: number }>(`INSERT INTO agent (org_id, grade_id, agent_name) VALUES ($1, $2, $3) RETURNING agent_id`, [orgId, gradeId, name]))[0]!
-        .agent_id,
+      (
+        await q<{ agent_id: number }>(
+          `INSERT INTO agent (org_id, grade_id, agent_name) VALUES ($1, $2, $3) RETURNING agent_id`,
+          [orgId, gradeId, name],
+        )
+      )[0]!.agent_id,
     );
   const fc = await agent(team!.org_id, 1, 'Kim FC');
   const leader = await agent(team!.org_id, 3, 'Lee Leader');
@@ -179,7 +200,11 @@ export interface LedgerSeed {
   calcBasis?: unknown;
 }
 
-export async function insertLedger(ctx: Ctx, table: 'recruit_ledger' | 'maintain_ledger', row: LedgerSeed): Promise<number> {
+export async function insertLedger(
+  ctx: Ctx,
+  table: 'recruit_ledger' | 'maintain_ledger',
+  row: LedgerSeed,
+): Promise<number> {
   const { rows } = await ctx.pool.query<{ ledger_id: number }>(
     `INSERT INTO ${table} (contract_id, agent_id, policy_no, company_code, product_code, insurance_type, commission_year, premium,
        company_rate, company_amount, payout_rate, agent_amount, reconcile_status, settle_month, status, calc_basis)
@@ -243,7 +268,15 @@ export async function insertSettle(ctx: Ctx, s: SettleSeed): Promise<number> {
   return Number(rows[0]!.settle_id);
 }
 
-export async function statusesOf(ctx: Ctx, table: string, where: string, params: unknown[]): Promise<string[]> {
-  const { rows } = await ctx.pool.query<{ status: string }>(`SELECT status FROM ${table} WHERE ${where} ORDER BY 1`, params);
+export async function statusesOf(
+  ctx: Ctx,
+  table: string,
+  where: string,
+  params: unknown[],
+): Promise<string[]> {
+  const { rows } = await ctx.pool.query<{ status: string }>(
+    `SELECT status FROM ${table} WHERE ${where} ORDER BY 1`,
+    params,
+  );
   return rows.map((r) => r.status);
 }

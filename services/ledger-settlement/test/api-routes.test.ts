@@ -101,7 +101,12 @@ describe('routes of ledger-settlement', () => {
     expect(res.statusCode).toBe(200);
     const paths = Object.keys((res.json() as { paths: Record<string, unknown> }).paths);
     expect(paths).toEqual(
-      expect.arrayContaining(['/api/batch/settlement/run', '/api/settle/{id}/explain', '/api/ledger/exception/{id}/approve', '/api/recon']),
+      expect.arrayContaining([
+        '/api/batch/settlement/run',
+        '/api/settle/{id}/explain',
+        '/api/ledger/exception/{id}/approve',
+        '/api/recon',
+      ]),
     );
   });
 });

@@ -11,7 +11,9 @@ let result: DemoBookResult;
 
 /** A digest of the business columns of a table (no timestamps). */
 async function digest(db: TestDatabase, table: string, columns: string, order: string): Promise<string> {
-  const { rows } = await db.pool.query(`SELECT md5(string_agg(row(${columns})::text, '|' ORDER BY ${order})) AS d FROM ${table}`);
+  const { rows } = await db.pool.query(
+    `SELECT md5(string_agg(row(${columns})::text, '|' ORDER BY ${order})) AS d FROM ${table}`,
+  );
   return rows[0].d;
 }
 
@@ -20,8 +22,16 @@ const BOOK: Array<[string, string, string]> = [
   ['agent', 'agent_id, org_id, grade_id, agent_name, status, join_date, leave_date', 'agent_id'],
   ['product', 'product_id, company_id, product_code, insurance_type', 'product_id'],
   ['commission_rate', 'product_id, commission_year, rate_pct', 'product_id, commission_year'],
-  ['payout_rule', 'grade_id, insurance_type, commission_year, payout_pct', 'grade_id, insurance_type, commission_year'],
-  ['contract', 'contract_id, agent_id, product_id, policy_no, premium, pay_cycle, status, contract_date, lapse_date, revival_date', 'contract_id'],
+  [
+    'payout_rule',
+    'grade_id, insurance_type, commission_year, payout_pct',
+    'grade_id, insurance_type, commission_year',
+  ],
+  [
+    'contract',
+    'contract_id, agent_id, product_id, policy_no, premium, pay_cycle, status, contract_date, lapse_date, revival_date',
+    'contract_id',
+  ],
   ['contract_succession', 'contract_id, from_agent_id, to_agent_id, effective_month', 'contract_id'],
 ];
 
@@ -30,7 +40,11 @@ async function bookDigest(db: TestDatabase): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  [first, second, third] = await Promise.all([createTestDatabase(), createTestDatabase(), createTestDatabase()]);
+  [first, second, third] = await Promise.all([
+    createTestDatabase(),
+    createTestDatabase(),
+    createTestDatabase(),
+  ]);
   result = await generateDemoBook(first.pool, OPTIONS);
 }, 120_000);
 
@@ -40,7 +54,16 @@ afterAll(async () => {
 
 describe('demo data generator', () => {
   it('builds the described book: an HQ/BR/TM tree, rules for every product and year, five years of contracts', async () => {
-    expect(result).toMatchObject({ agents: 400, branches: 2, teams: 20, orgs: 23, contracts: 20_000, successions: 200, payoutRules: 180, overrideRules: 5 });
+    expect(result).toMatchObject({
+      agents: 400,
+      branches: 2,
+      teams: 20,
+      orgs: 23,
+      contracts: 20_000,
+      successions: 200,
+      payoutRules: 180,
+      overrideRules: 5,
+    });
     expect(result.companies).toBeGreaterThanOrEqual(3);
     expect(result.companies).toBeLessThanOrEqual(5);
     expect(result.commissionRates).toBe(result.products * 5);
@@ -48,17 +71,29 @@ describe('demo data generator', () => {
     expect(result.lapses / result.contracts).toBeLessThan(0.1);
     expect(result).toMatchObject({ firstContractMonth: '202008', lastClosedMonth: '202507' });
     const q = async (text: string) => (await first.pool.query(text)).rows[0];
-    expect(await q(`SELECT min(contract_date)::text AS lo, max(contract_date)::text AS hi FROM contract`)).toEqual({ lo: expect.stringMatching(/^2020-08/), hi: expect.stringMatching(/^2025-07/) });
+    expect(
+      await q(`SELECT min(contract_date)::text AS lo, max(contract_date)::text AS hi FROM contract`),
+    ).toEqual({ lo: expect.stringMatching(/^2020-08/), hi: expect.stringMatching(/^2025-07/) });
     expect(await q(`SELECT count(*)::int AS n FROM organization WHERE org_type = 'HQ'`)).toEqual({ n: 1 });
-    expect(await q(`SELECT count(*)::int AS n FROM override_rule WHERE cap_amount IS NOT NULL`)).toEqual({ n: 3 });
+    expect(await q(`SELECT count(*)::int AS n FROM override_rule WHERE cap_amount IS NOT NULL`)).toEqual({
+      n: 3,
+    });
     // one leader per team, one manager per branch, one director
-    expect(await q(`SELECT count(*) FILTER (WHERE grade_id = 3)::int AS tm, count(*) FILTER (WHERE grade_id = 4)::int AS br, count(*) FILTER (WHERE grade_id = 5)::int AS hq FROM agent`)).toEqual({ tm: 20, br: 2, hq: 1 });
+    expect(
+      await q(
+        `SELECT count(*) FILTER (WHERE grade_id = 3)::int AS tm, count(*) FILTER (WHERE grade_id = 4)::int AS br, count(*) FILTER (WHERE grade_id = 5)::int AS hq FROM agent`,
+      ),
+    ).toEqual({ tm: 20, br: 2, hq: 1 });
     // successions hand maintain commission to an ACTIVE colleague from a month after the contract's first year
-    expect(await q(`SELECT count(*)::int AS n FROM contract_succession s JOIN contract c ON c.contract_id = s.contract_id
+    expect(
+      await q(`SELECT count(*)::int AS n FROM contract_succession s JOIN contract c ON c.contract_id = s.contract_id
                     JOIN agent t ON t.agent_id = s.to_agent_id
-                    WHERE s.from_agent_id = c.agent_id AND t.status = 'ACTIVE' AND c.status = 'ACTIVE'`)).toEqual({ n: 200 });
+                    WHERE s.from_agent_id = c.agent_id AND t.status = 'ACTIVE' AND c.status = 'ACTIVE'`),
+    ).toEqual({ n: 200 });
     // the serial sequences continue after the generated ids
-    const next = await q(`INSERT INTO organization (org_name, org_type) VALUES ('after', 'TM') RETURNING org_id`);
+    const next = await q(
+      `INSERT INTO organization (org_name, org_type) VALUES ('after', 'TM') RETURNING org_id`,
+    );
     expect(Number(next.org_id)).toBe(24);
     await first.pool.query('DELETE FROM organization WHERE org_id = 24');
   });
@@ -72,7 +107,9 @@ describe('demo data generator', () => {
   });
 
   it('refuses to run when agents exist unless forced; forced, it adds a book with new ids', async () => {
-    await expect(generateDemoBook(second.pool, { ...OPTIONS, contracts: 10 })).rejects.toBeInstanceOf(DemoDataExistsError);
+    await expect(generateDemoBook(second.pool, { ...OPTIONS, contracts: 10 })).rejects.toBeInstanceOf(
+      DemoDataExistsError,
+    );
     const more = await generateDemoBook(second.pool, { ...OPTIONS, contracts: 100, force: true });
     expect(more.agentIds).toEqual({ first: 401, last: 800 });
     expect(more.contractIds).toEqual({ first: 20_001, last: 20_100 });
@@ -82,8 +119,12 @@ describe('demo data generator', () => {
     const lines: string[] = [];
     const spy = vi.spyOn(console, 'log').mockImplementation((msg: string) => void lines.push(msg));
     try {
-      expect(await runDemoDataCli(['--', '--agents', '5', '--contracts', '100', '--database-url', third.url])).toBe(0);
-      expect(lines.at(-1)).toBe('[demo-data] nothing loaded: the database already has 400 agents; pass --force to add a demo book anyway');
+      expect(
+        await runDemoDataCli(['--', '--agents', '5', '--contracts', '100', '--database-url', third.url]),
+      ).toBe(0);
+      expect(lines.at(-1)).toBe(
+        '[demo-data] nothing loaded: the database already has 400 agents; pass --force to add a demo book anyway',
+      );
       expect(await runDemoDataCli(['--agents', 'x', '--database-url', third.url])).toBe(1);
     } finally {
       spy.mockRestore();

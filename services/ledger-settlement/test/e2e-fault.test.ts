@@ -64,11 +64,18 @@ function startChild(): Promise<ChildProcess> {
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    child.once('exit', (code) => reject(new Error(`worker exited before it was ready (${code}): ${output.slice(-2000)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`worker exited before it was ready (${code}): ${output.slice(-2000)}`)),
+    );
   });
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 25): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs: number,
+  intervalMs = 25,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -94,10 +101,12 @@ async function runEnd(runId: number, timeoutMs: number): Promise<RunStatus> {
 async function monthFigures() {
   const q = async (text: string) => (await tdb.pool.query(text, [month])).rows;
   return {
-    settle: await q(`SELECT agent_id, recruit_total, maintain_total, override_total, exception_plus, exception_minus,
+    settle:
+      await q(`SELECT agent_id, recruit_total, maintain_total, override_total, exception_plus, exception_minus,
                             chargeback_total, gross_amount, tax_amount, net_amount, status
                        FROM settle_master WHERE settle_month = $1 ORDER BY agent_id`),
-    ledgers: await q(`SELECT 'recruit' AS t, count(*)::int AS n, sum(agent_amount) AS total FROM recruit_ledger WHERE settle_month = $1
+    ledgers:
+      await q(`SELECT 'recruit' AS t, count(*)::int AS n, sum(agent_amount) AS total FROM recruit_ledger WHERE settle_month = $1
                       UNION ALL SELECT 'maintain', count(*)::int, sum(agent_amount) FROM maintain_ledger WHERE settle_month = $1
                       UNION ALL SELECT 'override', count(*)::int, sum(override_amount) FROM override_settle WHERE settle_month = $1
                       UNION ALL SELECT 'chargeback', count(*)::int, sum(cb_amount) FROM chargeback WHERE settle_month = $1`),
@@ -105,7 +114,13 @@ async function monthFigures() {
 }
 
 async function clearMonthOutput(): Promise<void> {
-  for (const table of ['override_settle', 'settle_master', 'chargeback', 'maintain_ledger', 'recruit_ledger']) {
+  for (const table of [
+    'override_settle',
+    'settle_master',
+    'chargeback',
+    'maintain_ledger',
+    'recruit_ledger',
+  ]) {
     await tdb.pool.query(`DELETE FROM ${table} WHERE settle_month = $1`, [month]);
   }
 }
@@ -128,10 +143,22 @@ beforeAll(async () => {
   tdb = await createTestDatabase();
   tdb.pool.on('error', () => {});
   await cleanRedis();
-  book = await generateDemoBook(tdb.pool, { agents: 200, contracts: 50_000, seed: 'fault', today: '2025-08-15' });
+  book = await generateDemoBook(tdb.pool, {
+    agents: 200,
+    contracts: 50_000,
+    seed: 'fault',
+    today: '2025-08-15',
+  });
   month = book.lastClosedMonth;
   queues = createQueues(REDIS_URL);
-  const common = { connection: REDIS_URL, db: tdb.db, logger, handleSignals: false, lockDuration: 2000, stalledInterval: 1000 };
+  const common = {
+    connection: REDIS_URL,
+    db: tdb.db,
+    logger,
+    handleSignals: false,
+    lockDuration: 2000,
+    stalledInterval: 1000,
+  };
   inProcess = [
     await startStepWorkers({ ...common, service: 'intake', steps: intakeSteps }),
     await startStepWorkers({ ...common, service: 'payment-tax', steps: paymentTaxSteps }),

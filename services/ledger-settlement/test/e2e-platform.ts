@@ -70,15 +70,23 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const closers: Array<() => Promise<unknown>> = [];
   const pools: pg.Pool[] = [];
 
-  const service = async (name: string, build: (deps: any) => Promise<FastifyInstance>, extra: object = {}) => {
-    const config = loadServiceConfig(name, {}, {
-      NODE_ENV: 'test',
-      DATABASE_URL: tdb.url,
-      REDIS_URL,
-      JWT_SECRET: TEST_JWT_SECRET,
-      ENCRYPT_KEY: TEST_ENCRYPT_KEY,
-      LOG_LEVEL: level,
-    });
+  const service = async (
+    name: string,
+    build: (deps: any) => Promise<FastifyInstance>,
+    extra: object = {},
+  ) => {
+    const config = loadServiceConfig(
+      name,
+      {},
+      {
+        NODE_ENV: 'test',
+        DATABASE_URL: tdb.url,
+        REDIS_URL,
+        JWT_SECRET: TEST_JWT_SECRET,
+        ENCRYPT_KEY: TEST_ENCRYPT_KEY,
+        LOG_LEVEL: level,
+      },
+    );
     const pool = createPool({ connectionString: tdb.url, max: 5, applicationName: `e2e-${name}` });
     pool.on('error', () => {});
     pools.push(pool);
@@ -188,13 +196,21 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
 export { TEST_ADMIN_PASSWORD };
 
 /** Polls the run status through the gateway until it is COMPLETED or FAILED. */
-export async function waitForRun(p: Platform, token: string, runId: number, timeoutMs = 120_000): Promise<any> {
+export async function waitForRun(
+  p: Platform,
+  token: string,
+  runId: number,
+  timeoutMs = 120_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await p.call('GET', `/api/batch/settlement/status?jobLogId=${runId}`, undefined, token);
     const status = res.body?.data?.run?.status;
     if (status === 'COMPLETED' || status === 'FAILED') return res.body.data;
-    if (Date.now() > deadline) throw new Error(`run ${runId} still ${status} after ${timeoutMs} ms: ${JSON.stringify(res.body?.data)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `run ${runId} still ${status} after ${timeoutMs} ms: ${JSON.stringify(res.body?.data)}`,
+      );
     await new Promise((r) => setTimeout(r, 200));
   }
 }

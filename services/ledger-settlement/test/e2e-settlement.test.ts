@@ -64,11 +64,21 @@ const figures = (r: any): Figures => ({
 async function ledgerSnapshot() {
   const q = async (text: string) => (await p.pool.query(text)).rows;
   return {
-    recruit: await q(`SELECT contract_id, agent_id, commission_year, premium, company_rate, company_amount, payout_rate, agent_amount, status FROM recruit_ledger ORDER BY contract_id`),
-    maintain: await q(`SELECT contract_id, agent_id, commission_year, premium, company_rate, company_amount, payout_rate, agent_amount, status FROM maintain_ledger ORDER BY contract_id`),
-    override: await q(`SELECT from_agent_id, to_agent_id, base_amount, override_pct, override_amount, capped, status FROM override_settle ORDER BY from_agent_id, to_agent_id`),
-    chargeback: await q(`SELECT contract_id, agent_id, settle_month, installment_seq, installment_total, base_amount, cb_rate, cb_amount, status FROM chargeback ORDER BY contract_id, installment_seq`),
-    exceptions: await q(`SELECT agent_id, exception_code, amount, approve_status FROM exception_ledger ORDER BY ledger_id`),
+    recruit: await q(
+      `SELECT contract_id, agent_id, commission_year, premium, company_rate, company_amount, payout_rate, agent_amount, status FROM recruit_ledger ORDER BY contract_id`,
+    ),
+    maintain: await q(
+      `SELECT contract_id, agent_id, commission_year, premium, company_rate, company_amount, payout_rate, agent_amount, status FROM maintain_ledger ORDER BY contract_id`,
+    ),
+    override: await q(
+      `SELECT from_agent_id, to_agent_id, base_amount, override_pct, override_amount, capped, status FROM override_settle ORDER BY from_agent_id, to_agent_id`,
+    ),
+    chargeback: await q(
+      `SELECT contract_id, agent_id, settle_month, installment_seq, installment_total, base_amount, cb_rate, cb_amount, status FROM chargeback ORDER BY contract_id, installment_seq`,
+    ),
+    exceptions: await q(
+      `SELECT agent_id, exception_code, amount, approve_status FROM exception_ledger ORDER BY ledger_id`,
+    ),
   };
 }
 
@@ -97,11 +107,61 @@ async function ledgerSnapshot() {
 // BM (BR_MANAGER, branch): override from L1 (TM_LEADER -> BR_MANAGER 10 %, cap 50.00): base 14000.00 ->
 //    1400.00 capped to 50.00. gross 50.00; tax 1.65; net 48.35.
 const EXPECTED: Record<string, Figures> = {
-  A1: { recruitTotal: '29629.63', maintainTotal: '2000.00', overrideTotal: '0.00', exceptionPlus: '500.00', exceptionMinus: '120.50', chargebackTotal: '0.00', grossAmount: '32009.13', taxAmount: '1056.30', netAmount: '30952.83' },
-  A2: { recruitTotal: '0.00', maintainTotal: '2000.00', overrideTotal: '0.00', exceptionPlus: '0.00', exceptionMinus: '0.00', chargebackTotal: '0.00', grossAmount: '2000.00', taxAmount: '66.00', netAmount: '1934.00' },
-  A3: { recruitTotal: '8060.00', maintainTotal: '0.00', overrideTotal: '0.00', exceptionPlus: '0.00', exceptionMinus: '0.00', chargebackTotal: '2149.33', grossAmount: '5910.67', taxAmount: '195.05', netAmount: '5715.62' },
-  L1: { recruitTotal: '14000.00', maintainTotal: '0.00', overrideTotal: '1681.48', exceptionPlus: '0.00', exceptionMinus: '0.00', chargebackTotal: '0.00', grossAmount: '15681.48', taxAmount: '517.49', netAmount: '15163.99' },
-  BM: { recruitTotal: '0.00', maintainTotal: '0.00', overrideTotal: '50.00', exceptionPlus: '0.00', exceptionMinus: '0.00', chargebackTotal: '0.00', grossAmount: '50.00', taxAmount: '1.65', netAmount: '48.35' },
+  A1: {
+    recruitTotal: '29629.63',
+    maintainTotal: '2000.00',
+    overrideTotal: '0.00',
+    exceptionPlus: '500.00',
+    exceptionMinus: '120.50',
+    chargebackTotal: '0.00',
+    grossAmount: '32009.13',
+    taxAmount: '1056.30',
+    netAmount: '30952.83',
+  },
+  A2: {
+    recruitTotal: '0.00',
+    maintainTotal: '2000.00',
+    overrideTotal: '0.00',
+    exceptionPlus: '0.00',
+    exceptionMinus: '0.00',
+    chargebackTotal: '0.00',
+    grossAmount: '2000.00',
+    taxAmount: '66.00',
+    netAmount: '1934.00',
+  },
+  A3: {
+    recruitTotal: '8060.00',
+    maintainTotal: '0.00',
+    overrideTotal: '0.00',
+    exceptionPlus: '0.00',
+    exceptionMinus: '0.00',
+    chargebackTotal: '2149.33',
+    grossAmount: '5910.67',
+    taxAmount: '195.05',
+    netAmount: '5715.62',
+  },
+  L1: {
+    recruitTotal: '14000.00',
+    maintainTotal: '0.00',
+    overrideTotal: '1681.48',
+    exceptionPlus: '0.00',
+    exceptionMinus: '0.00',
+    chargebackTotal: '0.00',
+    grossAmount: '15681.48',
+    taxAmount: '517.49',
+    netAmount: '15163.99',
+  },
+  BM: {
+    recruitTotal: '0.00',
+    maintainTotal: '0.00',
+    overrideTotal: '50.00',
+    exceptionPlus: '0.00',
+    exceptionMinus: '0.00',
+    chargebackTotal: '0.00',
+    grossAmount: '50.00',
+    taxAmount: '1.65',
+    netAmount: '48.35',
+  },
 };
 
 beforeAll(async () => {
@@ -114,43 +174,136 @@ beforeAll(async () => {
   ids.T1 = await create('/api/orgs', { orgName: 'E2E Team 1', orgType: 'TM', parentOrgId: ids.BR });
   ids.T2 = await create('/api/orgs', { orgName: 'E2E Team 2', orgType: 'TM', parentOrgId: ids.BR });
   const agent = (agentName: string, orgId: number, gradeId: number) =>
-    create('/api/agents', { agentName, orgId, gradeId, taxType: 'BUSINESS_INCOME', vatType: 'NONE', joinDate: '2020-01-01' });
+    create('/api/agents', {
+      agentName,
+      orgId,
+      gradeId,
+      taxType: 'BUSINESS_INCOME',
+      vatType: 'NONE',
+      joinDate: '2020-01-01',
+    });
   ids.A1 = await agent('Agent One', ids.T1, 1);
   ids.A2 = await agent('Agent Two', ids.T1, 1);
   ids.L1 = await agent('Leader One', ids.T1, 3);
   ids.BM = await agent('Branch Manager', ids.BR, 4);
   ids.A3 = await agent('Agent Three', ids.T2, 2);
 
-  ids.company = await create('/api/companies', { companyCode: 'L001', companyName: 'E2E Life', companyType: 'LIFE' });
-  ids.life = await create('/api/products', { companyId: ids.company, productCode: 'LIFE-1', productName: 'Whole life', insuranceType: 'LIFE', productGroup: 'LIFE' });
-  ids.health = await create('/api/products', { companyId: ids.company, productCode: 'HEALTH-1', productName: 'Health plan', insuranceType: 'HEALTH', productGroup: 'EXCLUDED_HEALTH' });
+  ids.company = await create('/api/companies', {
+    companyCode: 'L001',
+    companyName: 'E2E Life',
+    companyType: 'LIFE',
+  });
+  ids.life = await create('/api/products', {
+    companyId: ids.company,
+    productCode: 'LIFE-1',
+    productName: 'Whole life',
+    insuranceType: 'LIFE',
+    productGroup: 'LIFE',
+  });
+  ids.health = await create('/api/products', {
+    companyId: ids.company,
+    productCode: 'HEALTH-1',
+    productName: 'Health plan',
+    insuranceType: 'HEALTH',
+    productGroup: 'EXCLUDED_HEALTH',
+  });
 
   const from = '2000-01-01';
   for (const [productId, year, ratePct] of [
-    [ids.life, 1, '40'], [ids.life, 2, '10'], [ids.life, 3, '5'], [ids.health, 1, '30'], [ids.health, 2, '8'],
+    [ids.life, 1, '40'],
+    [ids.life, 2, '10'],
+    [ids.life, 3, '5'],
+    [ids.health, 1, '30'],
+    [ids.health, 2, '8'],
   ] as const) {
-    await create('/api/rules/commission-rates', { productId, commissionYear: year, ratePct, effectiveFrom: from });
+    await create('/api/rules/commission-rates', {
+      productId,
+      commissionYear: year,
+      ratePct,
+      effectiveFrom: from,
+    });
   }
   for (const [gradeId, insuranceType, year, payoutPct] of [
-    [1, 'LIFE', 1, '60'], [1, 'LIFE', 3, '50'], [1, 'HEALTH', 2, '45'], [2, 'LIFE', 1, '65'], [3, 'LIFE', 1, '70'],
+    [1, 'LIFE', 1, '60'],
+    [1, 'LIFE', 3, '50'],
+    [1, 'HEALTH', 2, '45'],
+    [2, 'LIFE', 1, '65'],
+    [3, 'LIFE', 1, '70'],
   ] as const) {
-    await create('/api/rules/payout', { gradeId, insuranceType, commissionYear: year, payoutPct, effectiveFrom: from });
+    await create('/api/rules/payout', {
+      gradeId,
+      insuranceType,
+      commissionYear: year,
+      payoutPct,
+      effectiveFrom: from,
+    });
   }
   await create('/api/rules/override', { fromGrade: 1, toGrade: 3, overridePct: '5', effectiveFrom: from });
   await create('/api/rules/override', { fromGrade: 2, toGrade: 3, overridePct: '4', effectiveFrom: from });
-  await create('/api/rules/override', { fromGrade: 3, toGrade: 4, overridePct: '10', capAmount: '50.00', effectiveFrom: from });
+  await create('/api/rules/override', {
+    fromGrade: 3,
+    toGrade: 4,
+    overridePct: '10',
+    capAmount: '50.00',
+    effectiveFrom: from,
+  });
   await create('/api/rules/chargeback', {
-    companyCode: 'L001', insuranceType: 'LIFE', lapseMonthFrom: 0, lapseMonthTo: 12, cbRate: '80',
-    installmentAllowed: true, maxInstallments: 3, effectiveFrom: from,
+    companyCode: 'L001',
+    insuranceType: 'LIFE',
+    lapseMonthFrom: 0,
+    lapseMonthTo: 12,
+    cbRate: '80',
+    installmentAllowed: true,
+    maxInstallments: 3,
+    effectiveFrom: from,
   });
 
-  const contract = (body: object) => create('/api/contracts', { payCycle: 'MONTHLY', status: 'ACTIVE', ...body });
-  ids.C1 = await contract({ agentId: ids.A1, productId: ids.life, policyNo: 'E2E-C1', premium: '123456.78', contractDate: '2025-05-10' });
-  ids.C2 = await contract({ agentId: ids.A1, productId: ids.health, policyNo: 'E2E-C2', premium: '55555.55', contractDate: '2024-02-15' });
-  ids.C3 = await contract({ agentId: ids.A1, productId: ids.life, policyNo: 'E2E-C3', premium: '80000.00', contractDate: '2023-01-20' });
-  ids.C4 = await contract({ agentId: ids.A3, productId: ids.life, policyNo: 'E2E-C4', premium: '31000.00', contractDate: '2025-05-03', status: 'LAPSE', lapseDate: '2025-05-28' });
-  ids.C5 = await contract({ agentId: ids.L1, productId: ids.life, policyNo: 'E2E-C5', premium: '50000.00', contractDate: '2025-05-20' });
-  ids.succession = await create('/api/contract-successions', { contractId: ids.C3, fromAgentId: ids.A1, toAgentId: ids.A2, effectiveMonth: '202503', reason: 'A1 hands over' });
+  const contract = (body: object) =>
+    create('/api/contracts', { payCycle: 'MONTHLY', status: 'ACTIVE', ...body });
+  ids.C1 = await contract({
+    agentId: ids.A1,
+    productId: ids.life,
+    policyNo: 'E2E-C1',
+    premium: '123456.78',
+    contractDate: '2025-05-10',
+  });
+  ids.C2 = await contract({
+    agentId: ids.A1,
+    productId: ids.health,
+    policyNo: 'E2E-C2',
+    premium: '55555.55',
+    contractDate: '2024-02-15',
+  });
+  ids.C3 = await contract({
+    agentId: ids.A1,
+    productId: ids.life,
+    policyNo: 'E2E-C3',
+    premium: '80000.00',
+    contractDate: '2023-01-20',
+  });
+  ids.C4 = await contract({
+    agentId: ids.A3,
+    productId: ids.life,
+    policyNo: 'E2E-C4',
+    premium: '31000.00',
+    contractDate: '2025-05-03',
+    status: 'LAPSE',
+    lapseDate: '2025-05-28',
+  });
+  ids.C5 = await contract({
+    agentId: ids.L1,
+    productId: ids.life,
+    policyNo: 'E2E-C5',
+    premium: '50000.00',
+    contractDate: '2025-05-20',
+  });
+  ids.succession = await create('/api/contract-successions', {
+    contractId: ids.C3,
+    fromAgentId: ids.A1,
+    toAgentId: ids.A2,
+    effectiveMonth: '202503',
+    reason: 'A1 hands over',
+  });
 
   const exception = (agentId: number, exceptionCode: string, amount: string) =>
     create('/api/ledger/exception', { agentId, settleMonth: MONTH, exceptionCode, amount, reason: 'e2e' });
@@ -158,8 +311,11 @@ beforeAll(async () => {
   ids.x2 = await exception(ids.A1, 'PENALTY', '120.50');
   ids.x3 = await exception(ids.A2, 'MISC_PLUS', '999.99');
   ids.x4 = await exception(ids.A3, 'MISC_MINUS', '10.00');
-  for (const id of [ids.x1, ids.x2]) expect((await p.call('PUT', `/api/ledger/exception/${id}/approve`, undefined, token)).status).toBe(200);
-  expect((await p.call('PUT', `/api/ledger/exception/${ids.x4}/reject`, { reason: 'not agreed' }, token)).status).toBe(200);
+  for (const id of [ids.x1, ids.x2])
+    expect((await p.call('PUT', `/api/ledger/exception/${id}/approve`, undefined, token)).status).toBe(200);
+  expect(
+    (await p.call('PUT', `/api/ledger/exception/${ids.x4}/reject`, { reason: 'not agreed' }, token)).status,
+  ).toBe(200);
 }, 120_000);
 
 afterAll(async () => {
@@ -173,16 +329,31 @@ describe('monthly settlement through the gateway', () => {
   it('runs the month to COMPLETED with twelve step rows (quarterly and year-end steps skipped)', async () => {
     const status = await runMonth();
     expect(status.steps.map((s: any) => s.stepName)).toEqual([
-      'receiveData', 'transformData', 'reconcile', 'calcRecruit', 'calcMaintain', 'chargebackException', 'calcOverride',
-      'aggregate', 'accountingEntryGenerate', 'yearEndIncomeAggregate', 'withholdingTaxQuarterly', 'vatReportQuarterly',
+      'receiveData',
+      'transformData',
+      'reconcile',
+      'calcRecruit',
+      'calcMaintain',
+      'chargebackException',
+      'calcOverride',
+      'aggregate',
+      'accountingEntryGenerate',
+      'yearEndIncomeAggregate',
+      'withholdingTaxQuarterly',
+      'vatReportQuarterly',
     ]);
     expect(status.steps.every((s: any) => s.status === 'COMPLETED')).toBe(true);
     expect(status.steps.filter((s: any) => s.skipped).map((s: any) => s.stepName)).toEqual([
-      'yearEndIncomeAggregate', 'withholdingTaxQuarterly', 'vatReportQuarterly',
+      'yearEndIncomeAggregate',
+      'withholdingTaxQuarterly',
+      'vatReportQuarterly',
     ]);
     const recruit = status.steps.find((s: any) => s.stepName === 'calcRecruit');
     expect(recruit).toMatchObject({ successCount: 3, errorCount: 0 });
-    expect(status.steps.find((s: any) => s.stepName === 'calcMaintain')).toMatchObject({ successCount: 2, errorCount: 0 });
+    expect(status.steps.find((s: any) => s.stepName === 'calcMaintain')).toMatchObject({
+      successCount: 2,
+      errorCount: 0,
+    });
   });
 
   it('produces exactly the hand-computed figures for every agent', async () => {
@@ -193,16 +364,27 @@ describe('monthly settlement through the gateway', () => {
     }
     firstLedgers = await ledgerSnapshot();
     // the succession's maintain row belongs to A2; the chargeback has its three installments
-    expect(firstLedgers.maintain.map((r: any) => [Number(r.contract_id), Number(r.agent_id), r.agent_amount])).toEqual([
+    expect(
+      firstLedgers.maintain.map((r: any) => [Number(r.contract_id), Number(r.agent_id), r.agent_amount]),
+    ).toEqual([
       [ids.C2, ids.A1, '2000.00'],
       [ids.C3, ids.A2, '2000.00'],
     ]);
-    expect(firstLedgers.chargeback.map((r: any) => [r.settle_month, r.installment_seq, r.cb_amount])).toEqual([
-      ['202505', 1, '2149.33'],
-      ['202506', 2, '2149.33'],
-      ['202507', 3, '2149.34'],
-    ]);
-    expect(firstLedgers.override.map((r: any) => [Number(r.from_agent_id), Number(r.to_agent_id), r.override_amount, r.capped])).toEqual(
+    expect(firstLedgers.chargeback.map((r: any) => [r.settle_month, r.installment_seq, r.cb_amount])).toEqual(
+      [
+        ['202505', 1, '2149.33'],
+        ['202506', 2, '2149.33'],
+        ['202507', 3, '2149.34'],
+      ],
+    );
+    expect(
+      firstLedgers.override.map((r: any) => [
+        Number(r.from_agent_id),
+        Number(r.to_agent_id),
+        r.override_amount,
+        r.capped,
+      ]),
+    ).toEqual(
       [
         [ids.A1, ids.L1, '1581.48', false],
         [ids.A2, ids.L1, '100.00', false],
@@ -219,38 +401,96 @@ describe('monthly settlement through the gateway', () => {
       expect(e.reconciles, `${name}: ${JSON.stringify(e.mismatches)}`).toBe(true);
       const row = EXPECTED[name]!;
       expect(e.totals, name).toEqual({
-        recruit: row.recruitTotal, maintain: row.maintainTotal, override: row.overrideTotal, exceptionPlus: row.exceptionPlus,
-        exceptionMinus: row.exceptionMinus, chargeback: row.chargebackTotal, gross: row.grossAmount, taxRate: '3.3',
-        tax: row.taxAmount, net: row.netAmount,
+        recruit: row.recruitTotal,
+        maintain: row.maintainTotal,
+        override: row.overrideTotal,
+        exceptionPlus: row.exceptionPlus,
+        exceptionMinus: row.exceptionMinus,
+        chargeback: row.chargebackTotal,
+        gross: row.grossAmount,
+        taxRate: '3.3',
+        tax: row.taxAmount,
+        net: row.netAmount,
       });
     }
-    const a2 = (await p.call('GET', `/api/settle/${firstRun.A2!.settleId}/explain`, undefined, token)).body.data;
-    expect(a2.sections.maintain[0]).toMatchObject({ contractId: ids.C3, agentAmount: '2000.00', successionFrom: { fromAgentId: ids.A1, fromAgentName: 'Agent One', effectiveMonth: '202503' } });
-    expect(a2.sections.excluded.map((x: any) => [x.amount, x.approveStatus])).toEqual([['999.99', 'PENDING']]);
-    const a3 = (await p.call('GET', `/api/settle/${firstRun.A3!.settleId}/explain`, undefined, token)).body.data;
-    expect(a3.sections.chargeback).toEqual([expect.objectContaining({ contractId: ids.C4, installmentSeq: 1, installmentTotal: 3, baseAmount: '8060.00', cbRate: '80', cbAmount: '2149.33' })]);
-    const bm = (await p.call('GET', `/api/settle/${firstRun.BM!.settleId}/explain`, undefined, token)).body.data;
-    expect(bm.sections.override).toEqual([expect.objectContaining({ fromAgentId: ids.L1, baseAmount: '14000.00', overridePct: '10', overrideAmount: '50.00', capped: true, capAmount: '50.00' })]);
-    const a1 = (await p.call('GET', `/api/settle/${firstRun.A1!.settleId}/explain`, undefined, token)).body.data;
-    expect(a1.sections.recruit).toEqual([expect.objectContaining({ contractId: ids.C1, premium: '123456.78', companyRate: '40', companyAmount: '49382.71', payoutRate: '60', agentAmount: '29629.63' })]);
+    const a2 = (await p.call('GET', `/api/settle/${firstRun.A2!.settleId}/explain`, undefined, token)).body
+      .data;
+    expect(a2.sections.maintain[0]).toMatchObject({
+      contractId: ids.C3,
+      agentAmount: '2000.00',
+      successionFrom: { fromAgentId: ids.A1, fromAgentName: 'Agent One', effectiveMonth: '202503' },
+    });
+    expect(a2.sections.excluded.map((x: any) => [x.amount, x.approveStatus])).toEqual([
+      ['999.99', 'PENDING'],
+    ]);
+    const a3 = (await p.call('GET', `/api/settle/${firstRun.A3!.settleId}/explain`, undefined, token)).body
+      .data;
+    expect(a3.sections.chargeback).toEqual([
+      expect.objectContaining({
+        contractId: ids.C4,
+        installmentSeq: 1,
+        installmentTotal: 3,
+        baseAmount: '8060.00',
+        cbRate: '80',
+        cbAmount: '2149.33',
+      }),
+    ]);
+    const bm = (await p.call('GET', `/api/settle/${firstRun.BM!.settleId}/explain`, undefined, token)).body
+      .data;
+    expect(bm.sections.override).toEqual([
+      expect.objectContaining({
+        fromAgentId: ids.L1,
+        baseAmount: '14000.00',
+        overridePct: '10',
+        overrideAmount: '50.00',
+        capped: true,
+        capAmount: '50.00',
+      }),
+    ]);
+    const a1 = (await p.call('GET', `/api/settle/${firstRun.A1!.settleId}/explain`, undefined, token)).body
+      .data;
+    expect(a1.sections.recruit).toEqual([
+      expect.objectContaining({
+        contractId: ids.C1,
+        premium: '123456.78',
+        companyRate: '40',
+        companyAmount: '49382.71',
+        payoutRate: '60',
+        agentAmount: '29629.63',
+      }),
+    ]);
     expect(a1.sections.recruit[0].basis).toMatchObject({ step: 'calcRecruit', commissionYear: 1 });
   });
 
   it('gives identical results when the same month runs again', async () => {
     await runMonth();
     const again = await settleRows();
-    for (const name of Object.keys(EXPECTED)) expect(figures(again[name]), name).toEqual(figures(firstRun[name]));
+    for (const name of Object.keys(EXPECTED))
+      expect(figures(again[name]), name).toEqual(figures(firstRun[name]));
     expect(await ledgerSnapshot()).toEqual(firstLedgers);
   });
 
   it('leaves a confirmed settlement and its ledger rows untouched by a re-run', async () => {
-    expect((await p.call('PUT', `/api/settle/${firstRun.A1!.settleId}/confirm`, undefined, token)).status).toBe(200);
+    expect(
+      (await p.call('PUT', `/api/settle/${firstRun.A1!.settleId}/confirm`, undefined, token)).status,
+    ).toBe(200);
     // A change that would alter A1's maintain commission if A1's month were recalculated.
     const contract = (await p.call('GET', `/api/contracts/${ids.C2}`, undefined, token)).body.data;
-    const update = await p.call('PUT', `/api/contracts/${ids.C2}`, {
-      agentId: contract.agentId, productId: contract.productId, policyNo: contract.policyNo, premium: '99999.99',
-      payCycle: contract.payCycle, status: contract.status, contractDate: contract.contractDate, version: contract.version,
-    }, token);
+    const update = await p.call(
+      'PUT',
+      `/api/contracts/${ids.C2}`,
+      {
+        agentId: contract.agentId,
+        productId: contract.productId,
+        policyNo: contract.policyNo,
+        premium: '99999.99',
+        payCycle: contract.payCycle,
+        status: contract.status,
+        contractDate: contract.contractDate,
+        version: contract.version,
+      },
+      token,
+    );
     expect(update.status, JSON.stringify(update.body)).toBe(200);
 
     const status = await runMonth();
@@ -259,13 +499,18 @@ describe('monthly settlement through the gateway', () => {
     expect(after.A1!.status).toBe('CONFIRMED');
     expect(figures(after.A1)).toEqual(EXPECTED.A1);
     for (const name of ['A2', 'A3', 'L1', 'BM']) expect(figures(after[name]), name).toEqual(EXPECTED[name]);
-    const { rows } = await p.pool.query(`SELECT agent_amount, status FROM maintain_ledger WHERE contract_id = $1`, [ids.C2]);
+    const { rows } = await p.pool.query(
+      `SELECT agent_amount, status FROM maintain_ledger WHERE contract_id = $1`,
+      [ids.C2],
+    );
     expect(rows).toEqual([{ agent_amount: '2000.00', status: 'CONFIRMED' }]);
   });
 
   it('accepts exactly one of 20 concurrent run requests; the others get B010', async () => {
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => p.call('POST', `/api/batch/settlement/run?settleMonth=${MONTH}`, undefined, token)),
+      Array.from({ length: 20 }, () =>
+        p.call('POST', `/api/batch/settlement/run?settleMonth=${MONTH}`, undefined, token),
+      ),
     );
     const accepted = results.filter((r) => r.status === 200);
     expect(accepted).toHaveLength(1);
