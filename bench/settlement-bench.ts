@@ -164,13 +164,46 @@ async function main(): Promise<void> {
       `workers: intake, ledger-settlement, payment-tax (one process each, one worker per step, concurrency 1)`,
     );
 
+    /**
+     * Where the ledger workers' database sessions spend the run: pg_stat_activity sampled every 100 ms,
+     * by state (active / idle in transaction = the worker computing inside its chunk transaction / idle),
+     * wait event and statement.
+     */
+    function sampleSessions() {
+      const counts = new Map<string, number>();
+      let total = 0;
+      let stopped = false;
+      const loop = (async () => {
+        while (!stopped) {
+          const { rows } = await pool.query<{ label: string }>(
+            `SELECT state || coalesce(' / ' || wait_event_type || ':' || wait_event, '') ||
+                    CASE WHEN state = 'active' THEN ' / ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 70) ELSE '' END AS label
+               FROM pg_stat_activity
+              WHERE datname = current_database() AND application_name = 'ledger-settlement-worker' AND state <> 'idle'`,
+          );
+          for (const r of rows) counts.set(r.label, (counts.get(r.label) ?? 0) + 1);
+          total += 1;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
+      return async () => {
+        stopped = true;
+        await loop;
+        const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
+        log(`ledger worker sessions, share of ${total} samples (busy sessions only):`);
+        for (const [label, n] of top) console.log(`  ${((n * 100) / total).toFixed(0).padStart(3)} %  ${label}`);
+      };
+    }
+
     async function runMonth(label: string) {
       const cpuBefore = cpuOfWorkers();
+      const stopSampling = sampleSessions();
       const run = await launchRun(db, queues, { settleMonth: month });
       const started = Date.now();
       for (;;) {
         const status = await getRunStatus(db, run.jobLogId);
         if (status && (status.run.status === 'COMPLETED' || status.run.status === 'FAILED')) {
+          await stopSampling();
           if (status.run.status === 'FAILED')
             throw new Error(`${label}: run FAILED: ${status.run.errorMessage}`);
           printCpu(cpuBefore, Date.now() - started);

@@ -118,6 +118,7 @@ describe('demo data generator', () => {
   it('runs as a command: migrates, loads, and leaves a populated database alone with exit code 0', async () => {
     const lines: string[] = [];
     const spy = vi.spyOn(console, 'log').mockImplementation((msg: string) => void lines.push(msg));
+    const errors = vi.spyOn(console, 'error').mockImplementation((msg: string) => void lines.push(msg));
     try {
       expect(
         await runDemoDataCli(['--', '--agents', '5', '--contracts', '100', '--database-url', third.url]),
@@ -126,8 +127,10 @@ describe('demo data generator', () => {
         '[demo-data] nothing loaded: the database already has 400 agents; pass --force to add a demo book anyway',
       );
       expect(await runDemoDataCli(['--agents', 'x', '--database-url', third.url])).toBe(1);
+      expect(lines).toContain("[demo-data] failed: --agents must be a non-negative integer, got 'x'");
     } finally {
       spy.mockRestore();
+      errors.mockRestore();
     }
   });
 });

@@ -49,8 +49,8 @@ function startChild(): Promise<ChildProcess> {
       BATCH_STEPS: 'calcMaintain',
       BATCH_CHUNK_CONTRACTS: '1000',
       // honoured once src/worker.ts passes them to startStepWorkers (short lock -> fast stall recovery)
-      BATCH_LOCK_DURATION_MS: '2000',
-      BATCH_STALLED_INTERVAL_MS: '1000',
+      BATCH_LOCK_DURATION_MS: '5000',
+      BATCH_STALLED_INTERVAL_MS: '2000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -83,6 +83,20 @@ async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
+}
+
+/** What the run, its chunks and the calcMaintain queue look like (for a failure message). */
+async function diagnose(runId: number): Promise<string> {
+  const { rows: runRows } = await tdb.pool.query(
+    `SELECT step_name, status, error_message FROM batch_job_log WHERE job_log_id = $1 OR parent_job_log_id = $1 ORDER BY job_log_id`,
+    [runId],
+  );
+  const { rows: chunks } = await tdb.pool.query(
+    `SELECT status, count(*)::int AS n, max(attempts) AS max_attempts FROM batch_chunk WHERE parent_job_log_id = $1 GROUP BY status`,
+    [runId],
+  );
+  const counts = await queues.queue('calcMaintain').getJobCounts();
+  return JSON.stringify({ runRows, chunks, queue: counts });
 }
 
 async function runEnd(runId: number, timeoutMs: number): Promise<RunStatus> {
@@ -151,14 +165,9 @@ beforeAll(async () => {
   });
   month = book.lastClosedMonth;
   queues = createQueues(REDIS_URL);
-  const common = {
-    connection: REDIS_URL,
-    db: tdb.db,
-    logger,
-    handleSignals: false,
-    lockDuration: 2000,
-    stalledInterval: 1000,
-  };
+  // Default lock settings here: these workers are not killed, and a short lock would let a busy
+  // machine (event loop late on renewals) fail their jobs as stalled.
+  const common = { connection: REDIS_URL, db: tdb.db, logger, handleSignals: false };
   inProcess = [
     await startStepWorkers({ ...common, service: 'intake', steps: intakeSteps }),
     await startStepWorkers({ ...common, service: 'payment-tax', steps: paymentTaxSteps }),
@@ -226,7 +235,9 @@ describe('a ledger worker killed with SIGKILL in the middle of calcMaintain', ()
     child = await startChild();
     // BullMQ hands the killed job to the new worker once its lock has expired and a stalled check saw
     // it twice: with the worker's default 30 s lockDuration/stalledInterval that takes 30-60 s.
-    const status = await runEnd(run.jobLogId, 480_000);
+    const status = await runEnd(run.jobLogId, 480_000).catch(async (err: Error) => {
+      throw new Error(`${err.message}: ${await diagnose(run.jobLogId)}`);
+    });
     expect(status.run.status, status.run.errorMessage ?? '').toBe('COMPLETED');
     const { rows: redone } = await tdb.pool.query(
       `SELECT status, attempts FROM batch_chunk WHERE parent_job_log_id = $1 AND step_name = 'calcMaintain' AND chunk_no = $2`,
