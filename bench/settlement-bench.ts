@@ -191,7 +191,8 @@ async function main(): Promise<void> {
         await loop;
         const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
         log(`ledger worker sessions, share of ${total} samples (busy sessions only):`);
-        for (const [label, n] of top) console.log(`  ${((n * 100) / total).toFixed(0).padStart(3)} %  ${label}`);
+        for (const [label, n] of top)
+          console.log(`  ${((n * 100) / total).toFixed(0).padStart(3)} %  ${label}`);
       };
     }
 
