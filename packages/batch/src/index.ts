@@ -40,3 +40,4 @@ export type { StepJobResult } from './step-processor.js';
 export { startStepWorkers, selectSteps, type StartStepWorkersOptions, type StepWorkers } from './worker.js';
 export { UnrecoverableError } from 'bullmq';
 export type { BatchDatabase, BatchStatus, BatchChunkStatus } from './db.js';
+export { runWorkerProcess, type WorkerProcessOptions, type WorkerEnv } from './worker-process.js';
