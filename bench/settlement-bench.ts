@@ -264,6 +264,12 @@ async function main(): Promise<void> {
     const ledgerRows = Number(counts[0].n);
     await pool.query('DROP TABLE IF EXISTS bench_floor_ledger');
     await pool.query('CREATE TABLE bench_floor_ledger (LIKE maintain_ledger INCLUDING ALL)');
+    // LIKE copies no foreign keys: add maintain_ledger's so the floor checks what the real insert checks.
+    const { rows: fks } = await pool.query<{ def: string }>(
+      `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint
+        WHERE conrelid = 'maintain_ledger'::regclass AND contype = 'f' ORDER BY conname`,
+    );
+    for (const fk of fks) await pool.query(`ALTER TABLE bench_floor_ledger ADD ${fk.def}`);
     const floorStarted = performance.now();
     await pool.query(
       `INSERT INTO bench_floor_ledger (contract_id, agent_id, policy_no, company_code, product_code, insurance_type, commission_year,
