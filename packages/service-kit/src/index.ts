@@ -48,3 +48,4 @@ export { defineResource, registerResource, type ResourceContext, type ResourceDe
 export { createFieldCipher, CiphertextError, type FieldCipher } from './crypto.js';
 export { maskName, maskPhone, maskResidentNo, maskAccountNo, maskEmail } from './masking.js';
 export type { ZodTypeProvider, FastifyPluginAsyncZod, FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+export { runServiceProcess, type ServiceProcessOptions, type ServiceProcessDeps, type ServiceProcessConfig } from './service-process.js';

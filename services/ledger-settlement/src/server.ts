@@ -1,36 +1,12 @@
-import { Redis } from 'ioredis';
-import { createDb, createPool, migrate } from '@csp/db';
-import { createLogger, loadServiceConfig, runService } from '@csp/service-kit';
+import { runServiceProcess } from '@csp/service-kit';
 import { z } from 'zod';
 import { buildApp, SERVICE_NAME } from './app.js';
 
-// Owns the process: config (refuses to start when invalid), migrations, listen, graceful close.
-const config = loadServiceConfig(SERVICE_NAME, {
-  PORT: z.coerce.number().int().min(0).max(65535).default(8104),
+await runServiceProcess({
+  name: SERVICE_NAME,
+  defaultPort: 8104,
   /** BullMQ prefix of the settlement queues; the step workers must use the same value. */
-  BATCH_PREFIX: z.string().min(1).max(50).optional(),
+  config: { BATCH_PREFIX: z.string().min(1).max(50).optional() },
+  buildApp: ({ config, ...deps }) =>
+    buildApp({ config, ...deps, ...(config.BATCH_PREFIX ? { batchPrefix: config.BATCH_PREFIX } : {}) }),
 });
-const logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL });
-
-const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: SERVICE_NAME });
-const db = createDb(pool);
-const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
-
-try {
-  const applied = await migrate(pool, { logger });
-  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-  const app = await buildApp({
-    config,
-    db,
-    pool,
-    redis,
-    logger,
-    ...(config.BATCH_PREFIX ? { batchPrefix: config.BATCH_PREFIX } : {}),
-  });
-  await runService(app, { port: config.PORT, host: config.HOST });
-} catch (err) {
-  logger.fatal({ err }, 'ledger-settlement failed to start');
-  await db.destroy().catch(() => {});
-  redis.disconnect();
-  process.exit(1);
-}
