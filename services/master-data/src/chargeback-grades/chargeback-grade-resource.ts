@@ -13,7 +13,7 @@ import {
   validOnClosed,
   zBoolFilter,
   zNonNegativeRate,
-} from '../commission-rates/rule-support.js';
+} from '../rule-support.js';
 
 export const MENU_CHARGEBACK_GRADE = 'CHARGEBACK_GRADE';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { calcDifferentialChargeback, formatMoney, formatRate } from '@csp/domain';
 import { envelope, invalid, ok, perm, registerResource, zDate, type ServiceApp } from '@csp/service-kit';
-import { PRODUCT_CATEGORIES, rulesDb, zNonNegativeMoney } from '../commission-rates/rule-support.js';
+import { PRODUCT_CATEGORIES, rulesDb, zNonNegativeMoney } from '../rule-support.js';
 import { chargebackGradeResource, MENU_CHARGEBACK_GRADE, monthsRange } from './chargeback-grade-resource.js';
 
 const tags = ['Chargeback grade'];

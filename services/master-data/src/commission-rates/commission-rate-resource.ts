@@ -10,7 +10,7 @@ import {
   validOnHalfOpen,
   zNonNegativeMoney,
   zNonNegativeRate,
-} from './rule-support.js';
+} from '../rule-support.js';
 
 export const MENU_COMMISSION = 'RULE_COMMISSION';
 

@@ -9,7 +9,7 @@ import {
 } from './commission-rate-resource.js';
 import { lookupCommissionRate } from '@csp/domain';
 import { reviseBase, reviseResult, reviseRule } from './rule-revision.js';
-import { today, zNonNegativeMoney, zNonNegativeRate } from './rule-support.js';
+import { today, zNonNegativeMoney, zNonNegativeRate } from '../rule-support.js';
 
 const tags = ['Commission rate'];
 const params = z.object({ id: zId });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import { defineResource, invalid, isoTimestamp } from '@csp/service-kit';
-import { codeName, insertAudit, updateAudit, zBoolFilter } from '../commission-rates/rule-support.js';
+import { codeName, insertAudit, updateAudit, zBoolFilter } from '../rule-support.js';
 
 export const MENU_EXCEPTION = 'RULE_EXCEPTION';
 

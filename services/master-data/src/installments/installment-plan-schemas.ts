@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { installmentSequence } from '@csp/domain';
 import { isoTimestamp, listQuery, money, rate, zDate, zId, zSettleMonth } from '@csp/service-kit';
-import { zNonNegativeMoney } from '../commission-rates/rule-support.js';
+import { zNonNegativeMoney } from '../rule-support.js';
 
 export const INSTALLMENT_STATUSES = ['SCHEDULED', 'PAID', 'DEFERRED', 'CANCELLED'] as const;
 

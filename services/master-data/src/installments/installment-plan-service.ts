@@ -10,7 +10,7 @@ import {
   settleMonthOfDate,
 } from '@csp/domain';
 import { AppError, invalid, notFound } from '@csp/service-kit';
-import { codeName, productCategoryOf, today, type RulesDb, type RulesExecutor } from '../commission-rates/rule-support.js';
+import { codeName, productCategoryOf, today, type RulesDb, type RulesExecutor } from '../rule-support.js';
 import type { GeneratePlanReq, InstallmentPlanFilters, InstallmentPlanResp, PlanStatusReq } from './installment-plan-schemas.js';
 import { toInstallmentPlanResp, type InstallmentPlanRow } from './installment-plan-schemas.js';
 

@@ -14,7 +14,7 @@ import {
   validOnClosed,
   zBoolFilter,
   zPositiveRate,
-} from '../commission-rates/rule-support.js';
+} from '../rule-support.js';
 
 export const MENU_INSTALLMENT_RATIO = 'INSTALLMENT_RATIO';
 

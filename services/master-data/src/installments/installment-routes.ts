@@ -16,7 +16,7 @@ import {
   type ServiceApp,
 } from '@csp/service-kit';
 import { installmentSequence } from '@csp/domain';
-import { rulesDb } from '../commission-rates/rule-support.js';
+import { rulesDb } from '../rule-support.js';
 import { installmentRatioResource } from './installment-ratio-resource.js';
 import {
   generatePlanReq,

@@ -10,7 +10,7 @@ import {
   validOnHalfOpen,
   zNonNegativeMoney,
   zNonNegativeRate,
-} from '../commission-rates/rule-support.js';
+} from '../rule-support.js';
 
 export const MENU_OVERRIDE = 'RULE_OVERRIDE';
 

@@ -10,7 +10,7 @@ import {
   updateAudit,
   validOnHalfOpen,
   zNonNegativeRate,
-} from '../commission-rates/rule-support.js';
+} from '../rule-support.js';
 
 export const MENU_PAYOUT = 'RULE_PAYOUT';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope, ok, perm, registerResource, zDate, zId, type ServiceApp } from '@csp/service-kit';
 import { lookupPayoutRate } from '@csp/domain';
 import { reviseBase, reviseResult, reviseRule } from '../commission-rates/rule-revision.js';
-import { today, zNonNegativeRate } from '../commission-rates/rule-support.js';
+import { today, zNonNegativeRate } from '../rule-support.js';
 import {
   MENU_PAYOUT,
   payoutRuleResource,

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { checkRegulatoryLimit, formatMoney, formatRate, lookupRegulatoryLimit } from '@csp/domain';
 import { notFound, zDate, zId } from '@csp/service-kit';
-import { productCategoryOf, today, zNonNegativeMoney, type RulesDb } from '../commission-rates/rule-support.js';
+import { productCategoryOf, today, zNonNegativeMoney, type RulesDb } from '../rule-support.js';
 
 const RATIO_TYPES = ['TOTAL_RATIO', 'FIRST_YEAR_RATIO'] as const;
 type RatioType = (typeof RATIO_TYPES)[number];

@@ -11,7 +11,7 @@ import {
   updateAudit,
   validOnClosed,
   zBoolFilter,
-} from '../commission-rates/rule-support.js';
+} from '../rule-support.js';
 
 export const MENU_REGULATORY = 'REGULATORY_LIMIT';
 export const LIMIT_TYPES = ['TOTAL_RATIO', 'FIRST_YEAR_RATIO', 'INSTALLMENT_YEARS'] as const;

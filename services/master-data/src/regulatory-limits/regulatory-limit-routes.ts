@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope, notFound, ok, perm, registerResource, zId, type ServiceApp } from '@csp/service-kit';
-import { rulesDb } from '../commission-rates/rule-support.js';
+import { rulesDb } from '../rule-support.js';
 import { checkContractLimits, contractLimitCheckReq, contractLimitCheckResp } from './contract-limit-check.js';
 import { MENU_REGULATORY, regulatoryLimitResource } from './regulatory-limit-resource.js';
 

@@ -5,6 +5,8 @@ import { invalid, zDate, zMoney, zRate } from '@csp/service-kit';
 import type { Database, ProductCategory } from '@csp/db';
 
 export type { ProductCategory };
+// The helpers every master-data area shares live in people-db.ts.
+export { codeName, insertAudit, today, updateAudit } from './people-db.js';
 export type RulesDatabase = Database;
 export type RulesDb = Kysely<RulesDatabase>;
 export type RulesExecutor = RulesDb | Transaction<RulesDatabase>;
@@ -19,7 +21,14 @@ export function asRulesExecutor(trx: unknown): RulesExecutor {
   return trx as RulesExecutor;
 }
 
-export const PRODUCT_CATEGORIES = ['ALL', 'LIFE', 'ANNUITY', 'SAVINGS', 'EXCLUDED_AUTO', 'EXCLUDED_HEALTH'] as const;
+export const PRODUCT_CATEGORIES = [
+  'ALL',
+  'LIFE',
+  'ANNUITY',
+  'SAVINGS',
+  'EXCLUDED_AUTO',
+  'EXCLUDED_HEALTH',
+] as const;
 
 // ---- request pieces --------------------------------------------------------------------------
 
@@ -31,7 +40,9 @@ export const zPositiveRate = zRate.refine((v) => !v.startsWith('-') && /[1-9]/.t
 export const zNonNegativeMoney = zMoney.refine((v) => !v.startsWith('-'), 'must not be negative');
 
 /** 'true' | 'false' in a query string. */
-export const zBoolFilter = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
+export const zBoolFilter = z
+  .enum(['true', 'false'], { error: 'must be true or false' })
+  .transform((v) => v === 'true');
 
 export const effectiveFields = {
   effectiveFrom: zDate,
@@ -71,31 +82,12 @@ export function validOnClosed(alias: string, date: string): Expression<SqlBool> 
   return sql<SqlBool>`(${from} <= ${date}::date AND (${to} IS NULL OR ${to} >= ${date}::date))`;
 }
 
-/** `code_name` of a common code (NULL when unknown). */
-export function codeName(group: string, code: Expression<string | null>) {
-  return sql<string | null>`(SELECT cc.code_name FROM common_code cc WHERE cc.group_code = ${group} AND cc.code = ${code})`;
-}
-
 /** Category filter of a list: 'ALL' also finds the NULL (= all) rows. */
 export function categoryFilter(alias: string, category: string): Expression<SqlBool> {
   const column = sql.ref(`${alias}.product_category`);
   return category === 'ALL'
     ? sql<SqlBool>`(${column} IS NULL OR ${column} = 'ALL')`
     : sql<SqlBool>`${column} = ${category}`;
-}
-
-export function insertAudit(ctx: { userId: number | null }) {
-  return { created_by: ctx.userId, updated_by: ctx.userId };
-}
-
-export function updateAudit(ctx: { userId: number | null }) {
-  return { updated_at: new Date(), updated_by: ctx.userId };
-}
-
-/** Today's date `YYYY-MM-DD` in the server's calendar. */
-export function today(): string {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
 /** E411 on `field` unless `table.column = value` exists (nicer than the FK's E400). */
@@ -107,7 +99,11 @@ export async function requireReference(
   field: string,
   label: string,
 ): Promise<void> {
-  const row = await (trx as Kysely<any>).selectFrom(table).select(sql.lit(1).as('one')).where(column, '=', value).executeTakeFirst();
+  const row = await (trx as Kysely<any>)
+    .selectFrom(table)
+    .select(sql.lit(1).as('one'))
+    .where(column, '=', value)
+    .executeTakeFirst();
   if (!row) throw invalid(field, `${label} ${value} does not exist`);
 }
 
@@ -116,7 +112,10 @@ export async function requireReference(
  * mapped from insurance_type (AUTO -> EXCLUDED_AUTO, HEALTH -> EXCLUDED_HEALTH, LIFE/ANNUITY/SAVINGS
  * as is); NON_LIFE has no category, so only the all-category (NULL/'ALL') rows apply to it.
  */
-export function productCategoryOf(product: { product_group: string | null; insurance_type: string }): ProductCategory | null {
+export function productCategoryOf(product: {
+  product_group: string | null;
+  insurance_type: string;
+}): ProductCategory | null {
   if (product.product_group) return product.product_group as ProductCategory;
   switch (product.insurance_type) {
     case 'LIFE':
