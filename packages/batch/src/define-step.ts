@@ -1,4 +1,4 @@
-import type { Database, Db } from '@csp/db';
+import type { Database, Db, PgClient } from '@csp/db';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { StepCounts } from './job-log.js';
@@ -48,8 +48,11 @@ export interface StepContext {
    * delivery then waits and fails with ChunkAlreadyCompletedError instead of doing the work twice.
    */
   claimChunk(trx: Trx): Promise<void>;
-  /** claimChunk + your work + completeChunk in one transaction. The usual way to write a chunk. */
-  chunkTransaction(work: (trx: Trx) => Promise<StepCounts>): Promise<StepCounts>;
+  /**
+   * claimChunk + your work + completeChunk in one transaction. The usual way to write a chunk. `client` is the
+   * transaction's own connection, for bulk writes Kysely cannot express (COPY FROM STDIN via CopyWriter).
+   */
+  chunkTransaction(work: (trx: Trx, client: PgClient) => Promise<StepCounts>): Promise<StepCounts>;
 }
 
 export interface StepDefinition {

@@ -1,4 +1,4 @@
-import type { Db } from '@csp/db';
+import { clientTransaction, type Db } from '@csp/db';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { batchDb } from './db.js';
@@ -79,9 +79,9 @@ export function createStepContext(input: ContextInput): StepContext {
     completeChunk,
     claimChunk,
     chunkTransaction(work) {
-      return deps.db.transaction().execute(async (trx) => {
+      return clientTransaction(deps.db, async ({ db: trx, client }) => {
         await claimChunk(trx);
-        const counts = await work(trx);
+        const counts = await work(trx, client);
         await completeChunk(trx, counts);
         return counts;
       });

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Database } from './schema/index.js';
+import { registerPool } from './client-transaction.js';
 
 // int8 (ids, counts) as JS numbers: ids stay far below 2^53. numeric stays a string (money).
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -30,5 +31,7 @@ export function createPool(options: PoolOptions): pg.Pool {
 export type Db = Kysely<Database>;
 
 export function createDb(pool: pg.Pool): Db {
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  registerPool(db, pool);
+  return db;
 }

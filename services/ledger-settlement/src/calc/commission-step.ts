@@ -8,15 +8,16 @@ import {
   ledgerKey,
   staleReconcile,
   type ContractRow,
-  type ExistingLedgerRow,
   type LedgerKind,
   type LedgerRow,
 } from './ledger-row.js';
 import {
   deleteLedgerRows,
+  LedgerCopy,
   loadExistingLedgerRows,
   upsertLedgerRows,
   zeroLedgerRows,
+  type ExistingRangeRow,
   type LedgerTable,
 } from './ledger-writer.js';
 import type { Pricing } from './pricing.js';
@@ -102,8 +103,9 @@ function todayIso(): string {
 }
 
 /**
- * One chunk of calcRecruit/calcMaintain: computes the rows of the range with the domain, upserts them, and
- * handles the month's stale rows of the range — all in the chunk's checkpoint transaction.
+ * One chunk of calcRecruit/calcMaintain: computes the rows of the range with the domain, copies the new ones
+ * (streamed while computing), upserts those replacing an existing row, and handles the month's stale rows of
+ * the range — all in the chunk's checkpoint transaction.
  */
 export function runCommissionChunk(
   ctx: StepContext,
@@ -111,19 +113,20 @@ export function runCommissionChunk(
   spec: CommissionStepSpec,
   pricing: Pricing,
 ): Promise<StepCounts> {
-  return ctx.chunkTransaction(async (trx) => {
+  return ctx.chunkTransaction(async (trx, client) => {
     const month = ctx.settleMonth;
     const [contracts, existingRows, locked] = await Promise.all([
       loadContracts(trx, ctx, spec, chunk),
-      loadExistingLedgerRows(trx, spec.table, month, chunk, ctx.companyCode),
+      loadExistingLedgerRows(trx, spec.table, month, chunk),
       lockedAgents(trx, month),
     ]);
-    const existing = new Map<string, ExistingLedgerRow>(
+    const existing = new Map<string, ExistingRangeRow>(
       existingRows.map((r) => [ledgerKey(r.contract_id, r.commission_year), r]),
     );
     const counts = { total: 0, success: 0, error: 0, skipped: 0 };
     const seen = new Set<string>();
-    const rows: LedgerRow[] = [];
+    const replacing: LedgerRow[] = [];
+    const copy = new LedgerCopy(client, spec.table, month, ctx.runId);
     const today = todayIso();
 
     for (const contract of contracts) {
@@ -168,18 +171,21 @@ export function runCommissionChunk(
         counts.skipped++;
         continue;
       }
-      rows.push(row);
+      if (existing.has(ledgerKey(row.contractId, row.commissionYear))) replacing.push(row);
+      else await copy.add(row);
     }
 
-    const written = await upsertLedgerRows(trx, spec.table, month, ctx.runId, rows);
+    counts.success += await copy.end();
+    const written = await upsertLedgerRows(trx, spec.table, month, ctx.runId, replacing);
     counts.success += written;
-    counts.skipped += rows.length - written;
+    counts.skipped += replacing.length - written;
 
-    // Rows of the month in this range that the rules no longer produce.
+    // Rows of the month in this range (of the run's carrier) that the rules no longer produce.
     const toDelete: { contractId: number; commissionYear: number }[] = [];
     const toZero: ReturnType<typeof staleReconcile>[] = [];
     for (const [key, row] of existing) {
       if (seen.has(key)) continue;
+      if (ctx.companyCode !== undefined && row.company_code !== ctx.companyCode) continue;
       counts.total++;
       if (row.status !== 'CALCULATED' || locked.has(row.agent_id)) {
         counts.skipped++;

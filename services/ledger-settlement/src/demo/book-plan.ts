@@ -1,4 +1,4 @@
-import type { CopyValue } from './copy-rows.js';
+import type { CopyValue } from '@csp/db';
 import { personName, phoneNumber } from './names.js';
 import type { Prng } from './prng.js';
 

@@ -1,6 +1,6 @@
 import type { StructurePlan } from './book-plan.js';
 import { addMonths, daysIn, isoDate, settleMonthOf, type YearMonth } from './calendar.js';
-import type { CopyValue } from './copy-rows.js';
+import type { CopyValue } from '@csp/db';
 import { personName } from './names.js';
 import type { Prng } from './prng.js';
 

@@ -20,7 +20,7 @@ import {
 } from './book-plan.js';
 import { addMonths, isoDate, parseIsoDate, settleMonthOf } from './calendar.js';
 import { CONTRACT_COLUMNS, HISTORY_MONTHS, SUCCESSION_COLUMNS, contractStream } from './contract-stream.js';
-import { copyRows } from './copy-rows.js';
+import { copyRows } from '@csp/db';
 import { createPrng } from './prng.js';
 
 export interface DemoBookOptions {
