@@ -231,3 +231,53 @@ describe('accountingEntryGenerate', () => {
     ]);
   });
 });
+
+describe('account codes of the entries (V034: checked per run and kept by a trigger, not by per-row foreign keys)', () => {
+  it('carries a renamed account code over to every entry and refuses to delete a code in use', async () => {
+    const before = await entries(MONTH);
+    expect(before.length).toBeGreaterThan(0);
+    await h.db
+      .updateTable('account_code')
+      .set({ account_code: '2119' })
+      .where('account_code', '=', '2110')
+      .execute();
+    expect((await entries(MONTH)).map((e) => e.credit_account_code)).toEqual(before.map(() => '2119'));
+    await h.db
+      .updateTable('account_code')
+      .set({ account_code: '2110' })
+      .where('account_code', '=', '2119')
+      .execute();
+    expect((await entries(MONTH)).map((e) => e.credit_account_code)).toEqual(before.map(() => '2110'));
+
+    await expect(
+      h.db.deleteFrom('account_code').where('account_code', '=', '5110').execute(),
+    ).rejects.toMatchObject({
+      code: '23503',
+      message: 'account code 5110 is still used by accounting entries',
+    });
+  });
+
+  it('fails the step with a clear message, writing nothing, when one of its account codes is missing', async () => {
+    const before = await entries(MONTH);
+    await h.db
+      .updateTable('account_code')
+      .set({ account_code: '2119' })
+      .where('account_code', '=', '2110')
+      .execute();
+    try {
+      const status = await h.runMonth(MONTH);
+      expect(status.run.status).toBe('FAILED');
+      expect(stepOf(status, 'accountingEntryGenerate')).toMatchObject({
+        status: 'FAILED',
+        errorMessage: 'account code 2110 missing: accounting entries cannot be generated',
+      });
+      expect(await entries(MONTH)).toEqual(before.map((e) => ({ ...e, credit_account_code: '2119' })));
+    } finally {
+      await h.db
+        .updateTable('account_code')
+        .set({ account_code: '2110' })
+        .where('account_code', '=', '2119')
+        .execute();
+    }
+  });
+});

@@ -1,7 +1,22 @@
 import { defineStep, type StepCounts } from '@csp/batch';
 import { sql } from 'kysely';
-import { paymentTaxDb } from '../db.js';
+import { paymentTaxDb, type PaymentTaxDb } from '../db.js';
 import { COMMISSION_EXPENSE_ACCOUNT, COMMISSION_PAYABLE_ACCOUNT } from './accounting-codes.js';
+
+const ACCOUNTS = [COMMISSION_EXPENSE_ACCOUNT, COMMISSION_PAYABLE_ACCOUNT];
+
+/** The entries' account codes must exist (V034 checks them here, once, instead of per row). */
+async function assertAccountsExist(db: PaymentTaxDb): Promise<void> {
+  const found = await db
+    .selectFrom('account_code')
+    .select('account_code')
+    .where('account_code', 'in', ACCOUNTS)
+    .execute();
+  const missing = ACCOUNTS.filter((code) => !found.some((r) => r.account_code === code));
+  if (missing.length > 0) {
+    throw new Error(`account code ${missing.join(', ')} missing: accounting entries cannot be generated`);
+  }
+}
 
 /**
  * Step 9 (every month): one contract_accounting_entry per recruit/maintain ledger row of the month
@@ -21,9 +36,20 @@ export const accountingEntryGenerate = defineStep({
     const counts = await paymentTaxDb(ctx.db)
       .transaction()
       .execute(async (trx): Promise<StepCounts> => {
+        await assertAccountsExist(trx);
         await sql`
           DELETE FROM contract_accounting_entry e
           WHERE e.settle_month = ${month} AND e.journal_no IS NULL ${companyOf('e')}`.execute(trx);
+        // Only posted entries survive the delete, so only they can collide: the arbiter check (about a third of
+        // the insert's time) is needed only when the month has some.
+        const { rows: postedRows } = await sql<{ posted: boolean }>`
+          SELECT EXISTS (SELECT 1 FROM contract_accounting_entry e
+                          WHERE e.settle_month = ${month} AND e.journal_no IS NOT NULL) AS posted`.execute(
+          trx,
+        );
+        const keepPosted = postedRows[0]!.posted
+          ? sql`ON CONFLICT (ledger_type, ledger_id, debit_account_code, credit_account_code) DO NOTHING`
+          : sql``;
         const { rows } = await sql<{ total: number; inserted: number }>`
           WITH source AS (
             SELECT 'RECRUIT' AS ledger_type, l.ledger_id, l.contract_id, l.agent_id, l.company_code, l.agent_amount
@@ -40,7 +66,7 @@ export const accountingEntryGenerate = defineStep({
             SELECT s.contract_id, s.ledger_type, s.ledger_id, ${month}, s.agent_id, s.company_code,
                    ${COMMISSION_EXPENSE_ACCOUNT}, ${COMMISSION_PAYABLE_ACCOUNT}, s.agent_amount, ${ctx.runId}::bigint
             FROM source s
-            ON CONFLICT (ledger_type, ledger_id, debit_account_code, credit_account_code) DO NOTHING
+            ${keepPosted}
             RETURNING 1
           )
           SELECT (SELECT count(*) FROM source)::int AS total, (SELECT count(*) FROM inserted)::int AS inserted`.execute(
