@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setChunkSizes } from '../src/calc/chunk-sizes.js';
+import { explainSettlement, type SettleRow } from '../src/explain/explain-service.js';
 import { allSteps, createHarness, stepCounts, type Harness } from './steps-harness.js';
 import { seedBook } from './steps-book.js';
 
@@ -200,22 +201,28 @@ describe('the monthly settlement steps 4-8', () => {
       UNION ALL
       SELECT contract_id, calc_basis, run_id FROM maintain_ledger WHERE settle_month = ${MONTH} AND contract_id = 9004
       ORDER BY contract_id`.execute(h.db);
+    // compact: only what the row's columns do not hold (rules by id + version, no null succession/reconcile)
     expect(rows[0]).toEqual({
       contract_id: 9001,
       run_id: firstRunId,
       calc_basis: {
-        step: 'calcRecruit', runId: firstRunId, rateDate: '2025-01-05', commissionYear: 1, premium: '100000.00',
-        payMethod: 'MONTHLY', gradeId: 1, insuranceType: 'LIFE',
-        companyRate: { rateId: 1, version: 1, ratePct: '10', effectiveFrom: '2020-01-01', effectiveTo: '2025-01-10' },
-        payoutRule: { ruleId: 1, version: 1, payoutPct: '60', effectiveFrom: '2020-01-01', effectiveTo: null },
-        contractAgentId: 1001, succession: null,
+        rateDate: '2025-01-05', gradeId: 1, contractAgentId: 1001,
+        companyRate: { rateId: 1, version: 1, ratePct: '10' },
+        payoutRule: { ruleId: 1, version: 1, payoutPct: '60' },
         reconcile: { reported: '10000.00', threshold: '0', diff: '0.00' },
       },
     });
-    expect(rows[1]!.calc_basis).toMatchObject({
-      step: 'calcMaintain', rateDate: '2023-06-10', commissionYear: 2, gradeId: 2, contractAgentId: 1001,
-      companyRate: { rateId: 3, ratePct: '5' }, payoutRule: { ruleId: 4, payoutPct: '55' },
-      succession: { successionId: 1, fromAgentId: 1001, toAgentId: 1002, effectiveMonth: '202501' }, reconcile: null,
+    expect(rows[1]!.calc_basis).toEqual({
+      rateDate: '2023-06-10', gradeId: 2, contractAgentId: 1001,
+      companyRate: { rateId: 3, version: 1, ratePct: '5' },
+      payoutRule: { ruleId: 4, version: 1, payoutPct: '55' },
+      succession: { successionId: 1, fromAgentId: 1001, toAgentId: 1002, effectiveMonth: '202501' },
+    });
+    const { rows: staleRows } = await sql<{ calc_basis: unknown }>`
+      SELECT calc_basis FROM maintain_ledger WHERE settle_month = ${MONTH} AND contract_id = 9006`.execute(h.db);
+    expect(staleRows[0]!.calc_basis).toEqual({
+      step: 'calcMaintain', runId: firstRunId, stale: true, reason: 'not eligible in this month',
+      reconcile: { reported: '500.00', threshold: '0', diff: '500.00' },
     });
 
     const { rows: ovRows } = await sql<{ calc_basis: unknown }>`
@@ -239,6 +246,51 @@ describe('the monthly settlement steps 4-8', () => {
       runId: firstRunId, cbRuleId: 1, ruleVersion: 1, companyCode: 'L001', insuranceType: 'LIFE',
       contractDate: '2024-03-10', lapseDate: '2025-01-20', lapseMonths: 10, cbRate: '100', includeOverride: false,
       overrideBase: '0.00', ledgerBase: '1000.00', ledgerRows: 1, cbTotal: '1000.00', installmentTotal: 3,
+    });
+  });
+
+  it('explains the computed rows with their full basis: row columns and the rule rows\' validity added back', async () => {
+    const explain = async (agentId: number) => {
+      const { rows } = await sql<SettleRow>`
+        SELECT s.*, a.agent_name FROM settle_master s JOIN agent a USING (agent_id)
+        WHERE s.agent_id = ${agentId} AND s.settle_month = ${MONTH}`.execute(h.db);
+      return explainSettlement(h.db, rows[0]!);
+    };
+    const fc = await explain(1001);
+    const basisOf = (lines: { contractId: number; basis: unknown }[], contractId: number) =>
+      lines.find((l) => l.contractId === contractId)!.basis;
+    expect(basisOf(fc.sections.recruit, 9001)).toEqual({
+      step: 'calcRecruit', runId: firstRunId, rateDate: '2025-01-05', commissionYear: 1, premium: '100000.00',
+      payMethod: 'MONTHLY', gradeId: 1, insuranceType: 'LIFE',
+      companyRate: { rateId: 1, version: 1, ratePct: '10', effectiveFrom: '2020-01-01', effectiveTo: '2025-01-10' },
+      payoutRule: { ruleId: 1, version: 1, payoutPct: '60', effectiveFrom: '2020-01-01', effectiveTo: null },
+      contractAgentId: 1001, succession: null,
+      reconcile: { reported: '10000.00', threshold: '0', diff: '0.00' },
+    });
+    expect(basisOf(fc.sections.maintain, 9005)).toEqual({
+      step: 'calcMaintain', runId: firstRunId, rateDate: '2022-10-20', commissionYear: 3, premium: '80000.00',
+      payMethod: 'QUARTERLY', gradeId: 1, insuranceType: 'LIFE',
+      companyRate: { rateId: 4, version: 1, ratePct: '4', effectiveFrom: '2020-01-01', effectiveTo: null },
+      payoutRule: { ruleId: 5, version: 1, payoutPct: '40', effectiveFrom: '2020-01-01', effectiveTo: null },
+      contractAgentId: 1001, succession: null, reconcile: null,
+    });
+    // the stale carrier row keeps its own basis
+    expect(basisOf(fc.sections.maintain, 9006)).toEqual({
+      step: 'calcMaintain', runId: firstRunId, stale: true, reason: 'not eligible in this month',
+      reconcile: { reported: '500.00', threshold: '0', diff: '500.00' },
+    });
+    const sfc = await explain(1002);
+    expect(basisOf(sfc.sections.maintain, 9004)).toEqual({
+      step: 'calcMaintain', runId: firstRunId, rateDate: '2023-06-10', commissionYear: 2, premium: '200000.00',
+      payMethod: 'MONTHLY', gradeId: 2, insuranceType: 'LIFE',
+      companyRate: { rateId: 3, version: 1, ratePct: '5', effectiveFrom: '2020-01-01', effectiveTo: null },
+      payoutRule: { ruleId: 4, version: 1, payoutPct: '55', effectiveFrom: '2020-01-01', effectiveTo: null },
+      contractAgentId: 1001,
+      succession: { successionId: 1, fromAgentId: 1001, toAgentId: 1002, effectiveMonth: '202501' },
+      reconcile: null,
+    });
+    expect(sfc.sections.maintain.find((l) => l.contractId === 9004)!.successionFrom).toEqual({
+      successionId: 1, fromAgentId: 1001, fromAgentName: 'A FC', effectiveMonth: '202501',
     });
   });
 

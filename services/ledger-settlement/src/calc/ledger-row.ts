@@ -107,30 +107,24 @@ export function computeLedgerRow(input: ComputeInput): LedgerRow | undefined {
   });
   const threshold = pricing.config.reconThreshold;
   const recon = reconcileLedgerAmount(input.reported, amounts.companyAmount, threshold);
+  // Compact: only what the row's columns do not hold; the explain API expands it back (STEPS.md).
   const basis = {
-    step: input.kind === 'RECRUIT' ? 'calcRecruit' : 'calcMaintain',
-    runId: input.runId,
     rateDate,
-    commissionYear,
-    premium,
-    payMethod: contract.pay_cycle,
     gradeId: agent.gradeId,
-    insuranceType,
+    contractAgentId: contract.agent_id,
     companyRate: rate?.basis ?? null,
     payoutRule: payout?.basis ?? null,
-    contractAgentId: contract.agent_id,
-    succession: input.succession
-      ? {
-          successionId: input.succession.successionId,
-          fromAgentId: input.succession.fromAgentId,
-          toAgentId: input.succession.toAgentId,
-          effectiveMonth: input.succession.effectiveMonth,
-        }
-      : null,
-    reconcile:
-      recon.diff === null
-        ? null
-        : { reported: formatMoney(input.reported!), threshold, diff: formatMoney(recon.diff) },
+    ...(input.succession && {
+      succession: {
+        successionId: input.succession.successionId,
+        fromAgentId: input.succession.fromAgentId,
+        toAgentId: input.succession.toAgentId,
+        effectiveMonth: input.succession.effectiveMonth,
+      },
+    }),
+    ...(recon.diff !== null && {
+      reconcile: { reported: formatMoney(input.reported!), threshold, diff: formatMoney(recon.diff) },
+    }),
   };
   return {
     contractId: contract.contract_id,

@@ -33,7 +33,8 @@ export interface RateRow extends CommissionRateRow {
   ratePct: Dec;
   /** formatted once per run: the rate as written to the ledger and its calc_basis entry */
   ratePctText: string;
-  basis: { rateId: number; version: number; ratePct: string; effectiveFrom: string; effectiveTo: string | null };
+  /** calc_basis entry: id + version identify the rule row, the explain API adds its validity from there */
+  basis: { rateId: number; version: number; ratePct: string };
 }
 
 export interface PayoutRow extends PayoutRuleRow {
@@ -41,7 +42,7 @@ export interface PayoutRow extends PayoutRuleRow {
   version: number;
   payoutPct: Dec;
   payoutPctText: string;
-  basis: { ruleId: number; version: number; payoutPct: string; effectiveFrom: string; effectiveTo: string | null };
+  basis: { ruleId: number; version: number; payoutPct: string };
 }
 
 /** What calcRecruit/calcMaintain need besides the contracts, loaded once per run. */
@@ -134,8 +135,6 @@ async function loadPricing(db: Db): Promise<Pricing> {
         rateId: r.rate_id,
         version: r.version,
         ratePct: ratePctText,
-        effectiveFrom: r.effective_from,
-        effectiveTo: r.effective_to,
       },
     };
   });
@@ -157,8 +156,6 @@ async function loadPricing(db: Db): Promise<Pricing> {
         ruleId: r.rule_id,
         version: r.version,
         payoutPct: payoutPctText,
-        effectiveFrom: r.effective_from,
-        effectiveTo: r.effective_to,
       },
     };
   });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-const basis = z.unknown().describe('calc_basis of the stored row (shapes in STEPS.md)');
+const basis = z
+  .unknown()
+  .describe('calc_basis of the stored row; recruit/maintain rows in their full form (shapes in STEPS.md)');
 
 export const commissionLine = z.object({
   ledgerId: z.number().int(),

@@ -9,6 +9,7 @@ import {
 } from '@csp/domain';
 import { isoTimestamp } from '@csp/service-kit';
 import type { ExplainResp } from './explain-schemas.js';
+import { expandLedgerBasis, loadRulePeriods, type LedgerStep, type RulePeriods } from './ledger-basis.js';
 
 export const EXPLAIN_FORMULA =
   'gross = recruit + maintain + override + exceptionPlus - chargeback - exceptionMinus; tax = pct(gross, TAX_RATE); net = gross - tax';
@@ -48,7 +49,7 @@ async function taxRateOf(db: Kysely<any>, settle: SettleRow): Promise<string> {
   return config?.config_value?.trim() || DEFAULT_SETTLEMENT_TAX_RATE;
 }
 
-function commissionLines(rows: any[]) {
+function commissionLines(rows: any[], step: LedgerStep, periods: RulePeriods) {
   return rows.map((r) => ({
     ledgerId: num(r.ledger_id),
     contractId: num(r.contract_id),
@@ -61,7 +62,7 @@ function commissionLines(rows: any[]) {
     payoutRate: formatRate(r.payout_rate),
     agentAmount: formatMoney(r.agent_amount),
     status: r.status,
-    basis: r.calc_basis as Json,
+    basis: expandLedgerBasis(step, r, periods),
   }));
 }
 
@@ -114,6 +115,10 @@ export async function explainSettlement(db: Kysely<any>, settle: SettleRow): Pro
     'l.agent_amount',
     'l.status',
     'l.calc_basis',
+    // repeated in the full basis (the stored one is compact)
+    'l.run_id',
+    'l.pay_method',
+    'l.insurance_type',
   ] as const;
 
   const [recruitRows, maintainRows, overrideRows, exceptionRows, chargebackRows, taxRate] = await Promise.all(
@@ -197,8 +202,9 @@ export async function explainSettlement(db: Kysely<any>, settle: SettleRow): Pro
     ],
   );
 
-  const recruit = commissionLines(recruitRows);
-  const maintain = commissionLines(maintainRows).map((line, i) => {
+  const periods = await loadRulePeriods(db, [...recruitRows, ...maintainRows]);
+  const recruit = commissionLines(recruitRows, 'calcRecruit', periods);
+  const maintain = commissionLines(maintainRows, 'calcMaintain', periods).map((line, i) => {
     const s = (maintainRows[i]!.calc_basis as { succession?: Record<string, unknown> | null } | null)
       ?.succession;
     return {
