@@ -10,7 +10,8 @@
  *      BENCH_DB (csp_bench_settlement), BENCH_BASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
  *      REDIS_URL (redis://127.0.0.1:6379) with BENCH_REDIS_DB (15): the queues live in that Redis database
  *      under BullMQ's default prefix (the ledger worker takes no prefix); its settlement queues are obliterated.
- *      BENCH_KEEP=1 keeps the database; BENCH_REUSE=1 reuses its book.
+ *      BENCH_KEEP=1 keeps the database; BENCH_REUSE=1 reuses its book; BENCH_QUICK=1 runs only run 1 and the floor;
+ *      BENCH_WORKER_NODE_ARGS adds node options to the worker processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  * Targets: whole run < 90 s with one worker per step; run / floor <= 3; a second calcMaintain worker helps.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
   const REDIS_URL = `${(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '')}/${process.env.BENCH_REDIS_DB ?? '15'}`;
   const KEEP = process.env.BENCH_KEEP === '1';
   const REUSE = process.env.BENCH_REUSE === '1';
+  const QUICK = process.env.BENCH_QUICK === '1';
   const TARGET = { runSeconds: 90, floorRatio: 3 };
   if (!/^[a-z0-9_]+$/.test(DB_NAME)) throw new Error(`unexpected database name ${DB_NAME}`);
 
@@ -96,7 +98,13 @@ async function main(): Promise<void> {
   async function startWorker(service: string, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
     const child = spawn(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', `services/${service}/src/worker.ts`],
+      [
+        ...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+        '--conditions=source',
+        '--import',
+        'tsx',
+        `services/${service}/src/worker.ts`,
+      ],
       {
         cwd: ROOT,
         env: {
@@ -236,15 +244,21 @@ async function main(): Promise<void> {
         await pool.query(`DELETE FROM ${table} WHERE settle_month = $1`, [month]);
       }
       await pool.query(
+        'DELETE FROM contract_accounting_entry WHERE settle_month = $1 AND journal_no IS NULL',
+        [month],
+      );
+      await pool.query(
         'VACUUM ANALYZE maintain_ledger, recruit_ledger, settle_master, override_settle, chargeback, contract_accounting_entry',
       );
     }
 
     // ---- run 0: the first run on a freshly loaded book (ledger tables empty, no statistics) ------
-    log(`run 0 (cold: first run into empty ledger tables): settle month ${month}`);
-    const cold = await runMonth('run 0');
-    printSteps(cold.status);
-    log(`whole run 0: ${seconds(Number(cold.status.run.durationMs ?? cold.wallMs))}`);
+    if (!QUICK) {
+      log(`run 0 (cold: first run into empty ledger tables): settle month ${month}`);
+      const cold = await runMonth('run 0');
+      printSteps(cold.status);
+      log(`whole run 0: ${seconds(Number(cold.status.run.durationMs ?? cold.wallMs))}`);
+    }
 
     // ---- run 1: one worker per step, the month recomputed from scratch on analyzed tables -------
     await clearMonth();
@@ -298,6 +312,7 @@ async function main(): Promise<void> {
     );
 
     // ---- run 2: a second calcMaintain worker -----------------------------------------------------
+    if (QUICK) return;
     await clearMonth();
     await startWorker('ledger-settlement', { BATCH_STEPS: 'calcMaintain' });
     log('run 2: the same month from scratch with a second calcMaintain worker process');
