@@ -40,7 +40,10 @@ export {
   sendSpreadsheet,
   writeSpreadsheet,
   contentDisposition,
+  moneyColumn,
+  rateColumn,
   XLSX_CONTENT_TYPE,
+  type DecimalColumnOptions,
   type SpreadsheetColumn,
   type SpreadsheetOptions,
 } from './spreadsheet.js';

@@ -2,6 +2,7 @@ import { PassThrough, type Writable } from 'node:stream';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
 import ZipStream from 'zip-stream';
+import { money, rate } from './schemas.js';
 import { packageParts, SHEET_PART, SheetXml, type XlsxColumn } from './xlsx-writer.js';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -14,9 +15,37 @@ export interface SpreadsheetColumn<R> {
   value?(row: R): unknown;
   /**
    * Decimal strings (money, rates) as number cells, so Excel can sum them: the text goes into the cell
-   * unchanged (2 decimals shown as #,##0.00); text that is no plain decimal of <= 15 digits stays text.
+   * unchanged; text that is no plain decimal of <= 15 digits stays text. 'money' also shows them as #,##0.00.
    */
-  numeric?: boolean;
+  numeric?: boolean | 'money';
+}
+
+/** A decimal as it comes from pg (`numeric` is a string) or from a computed field. */
+type DecimalInput = string | number | bigint | null | undefined;
+
+export interface DecimalColumnOptions<R> {
+  width?: number;
+  /** The decimal to write when it is not `row[key]` (another field name, a computed value). */
+  value?(row: R): DecimalInput;
+}
+
+function decimalGetter<R>(key: string, options: DecimalColumnOptions<R>): (row: R) => DecimalInput {
+  return options.value ?? ((row: R) => (row as Record<string, unknown>)[key] as DecimalInput);
+}
+
+/**
+ * Money as a number cell Excel can sum: `money()` text (2 places, HALF_UP) copied into the cell unchanged,
+ * shown as #,##0.00; null stays an empty cell. Default width 16 fits -1,234,567,890.12.
+ */
+export function moneyColumn<R>(header: string, key: string, options: DecimalColumnOptions<R> = {}): SpreadsheetColumn<R> {
+  const get = decimalGetter(key, options);
+  return { header, key, width: options.width ?? 16, numeric: 'money', value: (row) => money(get(row)) };
+}
+
+/** A rate (percent, ratio) as a number cell: `rate()` text (at most 4 places, "3.3"); null stays empty. */
+export function rateColumn<R>(header: string, key: string, options: DecimalColumnOptions<R> = {}): SpreadsheetColumn<R> {
+  const get = decimalGetter(key, options);
+  return { header, key, ...(options.width ? { width: options.width } : {}), numeric: true, value: (row) => rate(get(row)) };
 }
 
 export interface SpreadsheetOptions<R> {
@@ -63,7 +92,7 @@ function toXlsxColumns<R>(columns: Array<SpreadsheetColumn<R>>): Array<XlsxColum
   return columns.map((c) => ({
     header: c.header,
     width: c.width ?? 15,
-    numeric: c.numeric === true,
+    numeric: c.numeric === 'money' ? 'money' : c.numeric === true ? 'number' : false,
     get: c.value ?? ((row: R) => (row as Record<string, unknown>)[c.key]),
   }));
 }

@@ -10,8 +10,8 @@
 export interface XlsxColumn<R> {
   header: string;
   width: number;
-  /** Decimal strings become number cells (see `isExcelDecimal`). */
-  numeric: boolean;
+  /** Decimal strings become number cells (see `isExcelDecimal`); 'money' shows them as #,##0.00. */
+  numeric: false | 'number' | 'money';
   get(row: R): unknown;
 }
 
@@ -179,12 +179,11 @@ function inlineString(text: string): string {
 }
 
 /** Everything of a cell after `<c r="A1`. */
-function cellBody(value: unknown, numeric: boolean): string {
+function cellBody(value: unknown, numeric: XlsxColumn<unknown>['numeric']): string {
   switch (typeof value) {
     case 'string':
-      if (numeric && isExcelDecimal(value)) {
-        const dot = value.indexOf('.');
-        const style = dot >= 0 && value.length - dot === 3 ? ` s="${STYLE.money}"` : '';
+      if (numeric !== false && isExcelDecimal(value)) {
+        const style = numeric === 'money' ? ` s="${STYLE.money}"` : '';
         return `"${style}><v>${value}</v></c>`;
       }
       return inlineString(value);

@@ -70,7 +70,7 @@ describe('writeSpreadsheet (xlsx)', () => {
 
   it('numeric columns write decimal strings as number cells with the exact value; other text stays text', async () => {
     const amounts = ['1234.50', '-0.75', '9999999999999.99', '0.10', '42', 'N/A', '007', '12345678901234567', '1e5'];
-    const columns: Array<SpreadsheetColumn<{ amount: string }>> = [{ header: 'Amount', key: 'amount', numeric: true }];
+    const columns: Array<SpreadsheetColumn<{ amount: string }>> = [{ header: 'Amount', key: 'amount', numeric: 'money' }];
     const { file } = await render(
       amounts.map((amount) => ({ amount })),
       columns,
@@ -78,15 +78,22 @@ describe('writeSpreadsheet (xlsx)', () => {
     const sheet = await loadSheet(file);
     const cells = amounts.map((_a, i) => sheet.getRow(i + 2).getCell(1));
     expect(cells.map((c) => c.value)).toEqual([1234.5, -0.75, 9999999999999.99, 0.1, 42, 'N/A', '007', '12345678901234567', '1e5']);
-    expect(cells.map((c) => c.numFmt ?? null)).toEqual(['#,##0.00', '#,##0.00', '#,##0.00', '#,##0.00', null, null, null, null, null]);
+    expect(cells.map((c) => c.numFmt ?? null)).toEqual(['#,##0.00', '#,##0.00', '#,##0.00', '#,##0.00', '#,##0.00', null, null, null, null]);
     expect((await streamRead(file)).slice(1).map((r) => r[0])).toEqual([1234.5, -0.75, 9999999999999.99, 0.1, 42, 'N/A', '007', '12345678901234567', '1e5']);
   });
 
   it('the decimal text goes into the cell unchanged (no JS number in between)', () => {
-    const sheet = new SheetXml([{ header: 'Amount', width: 15, numeric: true, get: (r: { a: string }) => r.a }]);
+    const sheet = new SheetXml([
+      { header: 'Amount', width: 15, numeric: 'money', get: (r: { a: string }) => r.a },
+      { header: 'Rate', width: 15, numeric: 'number', get: (r: { a: string }) => r.a },
+    ]);
     sheet.head();
-    expect(sheet.row({ a: '1234.50' })).toBe('<row r="2"><c r="A2" s="3"><v>1234.50</v></c></row>');
-    expect(sheet.row({ a: '0.1000' })).toBe('<row r="3"><c r="A3"><v>0.1000</v></c></row>');
+    expect(sheet.row({ a: '1234.50' })).toBe(
+      '<row r="2"><c r="A2" s="3"><v>1234.50</v></c><c r="B2"><v>1234.50</v></c></row>',
+    );
+    expect(sheet.row({ a: '0.1000' })).toBe(
+      '<row r="3"><c r="A3" s="3"><v>0.1000</v></c><c r="B3"><v>0.1000</v></c></row>',
+    );
     expect(isExcelDecimal('123456789012345')).toBe(true);
     expect(isExcelDecimal('1234567890123456')).toBe(false);
     expect(isExcelDecimal('0.000000000000001')).toBe(true);

@@ -136,8 +136,8 @@ describe('recruit and maintain ledger lists', () => {
     const amount = sheet.header.indexOf('Agent amount');
     const rate = sheet.header.indexOf('Company rate (%)');
     expect(sheet.rows.map((r) => [r[policy], r[amount], r[rate]])).toEqual([
-      ['POL-1', '6172.84', '12.3457'],
-      ['POL-2', '50.00', '10'],
+      ['POL-1', 6172.84, 12.3457],
+      ['POL-2', 50, 10],
     ]);
     const maintain = await readSheet((await a.get('/api/ledger/maintain/excel?agentId=' + book.other)).raw);
     expect(maintain.rows).toHaveLength(1);

@@ -314,7 +314,7 @@ describe('agents', () => {
     expect(row![1]).toBe('Hong Gildong');
     expect(row![5]).toBe('010-****-5678');
     expect(row![6]).toBe('h***@example.com');
-    expect(row![11]).toBe('120000.50');
+    expect(row![11]).toBe(120000.5);
     expect(row![16]).toBe('110-***-******');
     expect(row![17]).toBe('900101-*******');
     expect(res.raw.includes(Buffer.from('1234567'))).toBe(false);

@@ -176,6 +176,12 @@ describe('chargeback grades', () => {
     const res = await a.get(`${BASE}/excel?productCategory=ALL&isActive=true`);
     const sheet = await readSheet(res.raw);
     expect(sheet.header.slice(0, 4)).toEqual(['Grade ID', 'Product category', 'Months', 'Chargeback (%)']);
-    expect(sheet.rows.map((r) => r[2])).toEqual(['1-12', '13-24', '25-36', '37-84', '85+']);
+    expect(sheet.rows.map((r) => [r[2], r[3]])).toEqual([
+      ['1-12', 100],
+      ['13-24', 50],
+      ['25-36', 25],
+      ['37-84', 10],
+      ['85+', 0],
+    ]);
   });
 });

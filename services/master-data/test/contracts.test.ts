@@ -186,8 +186,8 @@ describe('contracts', () => {
       'Lapse date',
     ]);
     expect(sheet.rows.map((r) => [r[1], r[9], r[11]])).toEqual([
-      ['POL-0003', '700.00', 'Lapsed'],
-      ['POL-0001', '200000.00', 'In force'],
+      ['POL-0003', 700, 'Lapsed'],
+      ['POL-0001', 200000, 'In force'],
     ]);
     const lapsed = await readSheet((await a.get('/api/contracts/excel?status=LAPSE&startDate=2024-03-01')).raw);
     expect(lapsed.rows.map((r) => [r[1], r[14]])).toEqual([['POL-0003', '2024-09-30']]);

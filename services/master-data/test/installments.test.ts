@@ -193,8 +193,8 @@ describe('installment plans', () => {
     const sheet = await readSheet(xlsx.raw);
     expect(sheet.header.slice(0, 5)).toEqual(['Plan ID', 'Contract ID', 'Policy no', 'Sequence', 'Plan year']);
     expect(sheet.rows.map((r) => [r[3], r[6], r[8], r[9]])).toEqual([
-      [1, '202411', '600000.00', 'PAID'],
-      [13, '202511', '400000.00', 'DEFERRED'],
+      [1, '202411', 600000, 'PAID'],
+      [13, '202511', 400000, 'DEFERRED'],
     ]);
   });
 });

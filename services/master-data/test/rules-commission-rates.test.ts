@@ -174,6 +174,6 @@ describe('commission rates', () => {
     const sheet = await readSheet(res.raw);
     expect(sheet.header.slice(0, 7)).toEqual(['Rate ID', 'Product ID', 'Product code', 'Product', 'Company', 'Commission year', 'Rate (%)']);
     expect(sheet.rows).toHaveLength(1);
-    expect(sheet.rows[0]![6]).toBe('5');
+    expect(sheet.rows[0]![6]).toBe(5);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sql, type Kysely, type SqlBool } from 'kysely';
-import { defineResource, duplicate, invalid, isoTimestamp, rate, zDate, type ResourceContext } from '@csp/service-kit';
+import { defineResource, duplicate, invalid, isoTimestamp, rate, rateColumn, zDate, type ResourceContext } from '@csp/service-kit';
 import {
   asRulesExecutor,
   categoryFilter,
@@ -195,7 +195,7 @@ export const chargebackGradeResource = defineResource({
     { header: 'Grade ID', key: 'cb_grade_id' },
     { header: 'Product category', key: 'product_category' },
     { header: 'Months', key: 'months_from', value: (r: ChargebackGradeRow) => monthsRange(r.months_from, r.months_to) },
-    { header: 'Chargeback (%)', key: 'percent', value: (r: ChargebackGradeRow) => rate(r.percent) },
+    rateColumn<ChargebackGradeRow>('Chargeback (%)', 'percent'),
     { header: 'Effective from', key: 'effective_from' },
     { header: 'Effective to', key: 'effective_to' },
     { header: 'Active', key: 'is_active', value: (r: ChargebackGradeRow) => (r.is_active ? 'Y' : 'N') },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { defineResource, invalid, isoTimestamp, rate, zDate } from '@csp/service-kit';
+import { defineResource, invalid, isoTimestamp, rate, rateColumn, zDate } from '@csp/service-kit';
 import {
   checkHalfOpenPeriod,
   codeName,
@@ -175,7 +175,7 @@ export const chargebackRuleResource = defineResource({
     { header: 'Insurance type', key: 'insurance_type' },
     { header: 'Lapse month from', key: 'lapse_month_from' },
     { header: 'Lapse month to', key: 'lapse_month_to' },
-    { header: 'Chargeback (%)', key: 'cb_rate', value: (r: ChargebackRuleRow) => rate(r.cb_rate) },
+    rateColumn<ChargebackRuleRow>('Chargeback (%)', 'cb_rate'),
     { header: 'Include override', key: 'include_override', value: (r: ChargebackRuleRow) => (r.include_override ? 'Y' : 'N') },
     { header: 'Installments', key: 'installment_allowed', value: (r: ChargebackRuleRow) => (r.installment_allowed ? 'Y' : 'N') },
     { header: 'Max installments', key: 'max_installments' },

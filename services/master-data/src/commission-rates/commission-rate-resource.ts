@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { defineResource, isoTimestamp, money, rate, zDate, zId } from '@csp/service-kit';
+import { defineResource, isoTimestamp, money, moneyColumn, rate, rateColumn, zDate, zId } from '@csp/service-kit';
 import {
   checkHalfOpenPeriod,
   effectiveFields,
@@ -162,9 +162,9 @@ export const commissionRateResource = defineResource({
     { header: 'Product', key: 'product_name', width: 30 },
     { header: 'Company', key: 'company_code' },
     { header: 'Commission year', key: 'commission_year' },
-    { header: 'Rate (%)', key: 'rate_pct', value: (r: CommissionRateRow) => rate(r.rate_pct) },
+    rateColumn<CommissionRateRow>('Rate (%)', 'rate_pct'),
     { header: 'Pay method', key: 'pay_method_cond' },
-    { header: 'Min premium', key: 'min_premium', value: (r: CommissionRateRow) => money(r.min_premium) },
+    moneyColumn<CommissionRateRow>('Min premium', 'min_premium'),
     { header: 'Effective from', key: 'effective_from' },
     { header: 'Effective to', key: 'effective_to' },
     { header: 'Version', key: 'version' },

@@ -1,4 +1,4 @@
-import { applySort, listQuery, money, perm, sendSpreadsheet, streamRows, type ServiceApp } from '@csp/service-kit';
+import { applySort, listQuery, moneyColumn, perm, sendSpreadsheet, streamRows, type ServiceApp } from '@csp/service-kit';
 import { applyContractFilters, contractBaseQuery, contractFilterShape, contractSortable } from './contract-resource.js';
 
 /** Only the exported columns: this select runs over up to 1,000,000 rows. */
@@ -68,7 +68,7 @@ export async function registerContractExport(app: ServiceApp): Promise<void> {
           { header: 'Product', key: 'product_name', width: 25 },
           { header: 'Contractor', key: 'contractor_name' },
           { header: 'Insured', key: 'insured_name' },
-          { header: 'Premium', key: 'premium', value: (r: ContractExportRow) => money(r.premium) },
+          moneyColumn<ContractExportRow>('Premium', 'premium'),
           { header: 'Pay cycle', key: 'pay_cycle_name' },
           { header: 'Status', key: 'status_name' },
           { header: 'Contract date', key: 'contract_date' },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import { checkInstallmentYears, installmentSequence, lookupRegulatoryLimit } from '@csp/domain';
-import { defineResource, invalid, isoTimestamp, rate, zDate, type ResourceContext } from '@csp/service-kit';
+import { defineResource, invalid, isoTimestamp, rate, rateColumn, zDate, type ResourceContext } from '@csp/service-kit';
 import {
   asRulesExecutor,
   categoryFilter,
@@ -177,7 +177,7 @@ export const installmentRatioResource = defineResource({
     { header: 'Plan year', key: 'plan_year' },
     { header: 'Plan month', key: 'plan_month' },
     { header: 'Sequence', key: 'sequence', value: (r: InstallmentRatioRow) => installmentSequence(r.plan_year, r.plan_month) },
-    { header: 'Ratio (%)', key: 'ratio_percent', value: (r: InstallmentRatioRow) => rate(r.ratio_percent) },
+    rateColumn<InstallmentRatioRow>('Ratio (%)', 'ratio_percent'),
     { header: 'Effective from', key: 'effective_from' },
     { header: 'Effective to', key: 'effective_to' },
     { header: 'Active', key: 'is_active', value: (r: InstallmentRatioRow) => (r.is_active ? 'Y' : 'N') },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { defineResource, invalid, isoTimestamp, money, rate, zDate, zId } from '@csp/service-kit';
+import { defineResource, invalid, isoTimestamp, money, moneyColumn, rate, rateColumn, zDate, zId } from '@csp/service-kit';
 import {
   checkHalfOpenPeriod,
   effectiveFields,
@@ -161,10 +161,10 @@ export const overrideRuleResource = defineResource({
     { header: 'Override ID', key: 'override_id' },
     { header: 'From grade', key: 'from_grade_name', width: 20 },
     { header: 'To grade', key: 'to_grade_name', width: 20 },
-    { header: 'Override (%)', key: 'override_pct', value: (r: OverrideRuleRow) => rate(r.override_pct) },
+    rateColumn<OverrideRuleRow>('Override (%)', 'override_pct'),
     { header: 'Calc type', key: 'calc_type' },
     { header: 'Insurance type', key: 'insurance_type_cond' },
-    { header: 'Cap amount', key: 'cap_amount', value: (r: OverrideRuleRow) => money(r.cap_amount) },
+    moneyColumn<OverrideRuleRow>('Cap amount', 'cap_amount'),
     { header: 'Effective from', key: 'effective_from' },
     { header: 'Effective to', key: 'effective_to' },
     { header: 'Version', key: 'version' },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { defineResource, isoTimestamp, rate, zDate, zId } from '@csp/service-kit';
+import { defineResource, isoTimestamp, rate, rateColumn, zDate, zId } from '@csp/service-kit';
 import {
   checkHalfOpenPeriod,
   codeName,
@@ -165,7 +165,7 @@ export const payoutRuleResource = defineResource({
     { header: 'Grade', key: 'grade_name', width: 20 },
     { header: 'Insurance type', key: 'insurance_type' },
     { header: 'Commission year', key: 'commission_year' },
-    { header: 'Payout (%)', key: 'payout_pct', value: (r: PayoutRuleRow) => rate(r.payout_pct) },
+    rateColumn<PayoutRuleRow>('Payout (%)', 'payout_pct'),
     { header: 'Pay method', key: 'pay_method_cond' },
     { header: 'Performance grade', key: 'performance_grade' },
     { header: 'Effective from', key: 'effective_from' },

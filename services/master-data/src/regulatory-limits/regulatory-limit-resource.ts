@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { defineResource, invalid, isoTimestamp, rate, zDate } from '@csp/service-kit';
+import { defineResource, invalid, isoTimestamp, rate, rateColumn, zDate } from '@csp/service-kit';
 import {
   categoryFilter,
   checkClosedPeriod,
@@ -174,7 +174,7 @@ export const regulatoryLimitResource = defineResource({
     { header: 'Limit ID', key: 'limit_id' },
     { header: 'Limit type', key: 'limit_type' },
     { header: 'Product category', key: 'product_category' },
-    { header: 'Limit value', key: 'limit_value', value: (r: RegulatoryLimitRow) => rate(r.limit_value) },
+    rateColumn<RegulatoryLimitRow>('Limit value', 'limit_value'),
     { header: 'Unit', key: 'unit' },
     { header: 'Effective from', key: 'effective_from' },
     { header: 'Effective to', key: 'effective_to' },
