@@ -104,9 +104,21 @@ async function insertOverrides(trx: Trx, ctx: StepContext, rows: OverrideInsert[
   return inserted.length;
 }
 
+/**
+ * Steps 4-5 have just written the month's ledger rows, which the planner's statistics do not know yet: without
+ * fresh statistics the agent-range reads of steps 7-9 walk the (settle_month, agent_id) index row by row
+ * (measured on the bench book: 475 ms per agent chunk instead of 297 ms).
+ */
+async function refreshLedgerStatistics(ctx: StepContext): Promise<void> {
+  await sql`ANALYZE recruit_ledger, maintain_ledger`.execute(ctx.db);
+}
+
 export const calcOverride = defineStep({
   name: 'calcOverride',
-  plan: planAgentChunks,
+  plan: async (ctx) => {
+    await refreshLedgerStatistics(ctx);
+    return planAgentChunks(ctx);
+  },
   run: async (ctx, chunk) => {
     if (!chunk) throw new Error('calcOverride runs in chunks');
     const setup = await overrideSetupOf(ctx);
