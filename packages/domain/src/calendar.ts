@@ -1,54 +1,30 @@
+import {
+  commissionYearOf,
+  daysInMonth,
+  forwardMonths,
+  formatIsoDate,
+  monthEndOf,
+  monthsToMonthEnd,
+  pad2,
+  pad4,
+  parseIsoDate,
+  parseSettleMonth,
+  type YearMonth,
+} from './date-parts.js';
 import { DomainError } from './errors.js';
 
-/**
+/*
  * Calendar helpers on plain strings: dates are 'YYYY-MM-DD' (as pg returns DATE), settle months
  * 'YYYYMM', quarters 'YYYY-Qn'. No JS Date is involved, so no time zone can shift a day.
+ * The parsers and the settle-month end memo live in date-parts.ts.
  */
-export interface YearMonth {
-  year: number;
-  month: number;
-}
+export { daysInMonth, formatIsoDate, isLeapYear, isValidSettleMonth, parseIsoDate, parseSettleMonth } from './date-parts.js';
+export type { YearMonth, YearMonthDay } from './date-parts.js';
 
-export interface YearMonthDay extends YearMonth {
-  day: number;
-}
-
-const SETTLE_MONTH = /^(\d{4})(0[1-9]|1[0-2])$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const QUARTER = /^(\d{4})-Q([1-4])$/;
-
-function pad2(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
-}
-
-function pad4(n: number): string {
-  return String(n).padStart(4, '0');
-}
-
-export function isLeapYear(year: number): boolean {
-  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-}
-
-export function daysInMonth(year: number, month: number): number {
-  if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
-export function parseSettleMonth(settleMonth: string, field = 'settleMonth'): YearMonth {
-  const m = SETTLE_MONTH.exec(settleMonth);
-  if (!m || m[1] === '0000') {
-    throw new DomainError('INVALID_SETTLE_MONTH', `settle month must be YYYYMM: ${settleMonth}`, field);
-  }
-  return { year: Number(m[1]), month: Number(m[2]) };
-}
 
 export function formatSettleMonth({ year, month }: YearMonth): string {
   return `${pad4(year)}${pad2(month)}`;
-}
-
-export function isValidSettleMonth(settleMonth: string): boolean {
-  const m = SETTLE_MONTH.exec(settleMonth);
-  return m !== null && m[1] !== '0000';
 }
 
 /** Settle month n months later (n may be negative): shiftSettleMonth('202411', 3) = '202502'. */
@@ -68,23 +44,6 @@ export function settleMonthDiff(from: string, to: string): number {
   return (b.year - a.year) * 12 + (b.month - a.month);
 }
 
-export function parseIsoDate(date: string, field = 'date'): YearMonthDay {
-  const m = ISO_DATE.exec(date);
-  if (m) {
-    const year = Number(m[1]);
-    const month = Number(m[2]);
-    const day = Number(m[3]);
-    if (year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)) {
-      return { year, month, day };
-    }
-  }
-  throw new DomainError('INVALID_DATE', `date must be a real YYYY-MM-DD date: ${date}`, field);
-}
-
-export function formatIsoDate({ year, month, day }: YearMonthDay): string {
-  return `${pad4(year)}-${pad2(month)}-${pad2(day)}`;
-}
-
 /** The settle month a date falls in: '2024-03-15' -> '202403'. */
 export function settleMonthOfDate(date: string): string {
   return formatSettleMonth(parseIsoDate(date));
@@ -95,8 +54,7 @@ export function firstDayOfMonth(settleMonth: string): string {
 }
 
 export function lastDayOfMonth(settleMonth: string): string {
-  const ym = parseSettleMonth(settleMonth);
-  return formatIsoDate({ ...ym, day: daysInMonth(ym.year, ym.month) });
+  return monthEndOf(settleMonth).text;
 }
 
 /** True when first day <= date <= last day of the settle month. */
@@ -128,20 +86,14 @@ export function monthsElapsed(from: string, to: string): number {
   return forwardMonths(a, b);
 }
 
-function forwardMonths(a: YearMonthDay, b: YearMonthDay): number {
-  const months = (b.year - a.year) * 12 + (b.month - a.month);
-  // addMonths(a, months) lies in b's month on day min(a.day, month length); one less when past b.
-  return Math.min(a.day, daysInMonth(b.year, b.month)) > b.day ? months - 1 : months;
-}
-
 /**
  * Commission year of a contract in a settle month: floor(monthsElapsed(contractDate, last day of
  * the month) / 12) + 1. A contract dated after the month has not started: 0.
  */
 export function commissionYearInMonth(contractDate: string, settleMonth: string): number {
-  const monthEnd = lastDayOfMonth(settleMonth);
-  const elapsed = monthsElapsed(contractDate, monthEnd);
-  return contractDate > monthEnd ? 0 : Math.floor(elapsed / 12) + 1;
+  const end = monthEndOf(settleMonth);
+  const elapsed = monthsToMonthEnd(contractDate, parseIsoDate(contractDate, 'from'), end);
+  return commissionYearOf(contractDate, end, elapsed);
 }
 
 export function parseQuarter(quarter: string): { year: number; quarter: number } {

@@ -1,8 +1,9 @@
 import type { Decimal } from 'decimal.js';
 import { D, rateOrZero, toNonNegative, type DecimalInput } from './decimal.js';
-import { decOfScaled, roundHalfUpDiv, scaledOf } from './fixed-point.js';
+import { decOfScaled, isPlainDecimal, roundHalfUpDiv, scaledOf } from './fixed-point.js';
 import { findHalfOpen, type EffectiveRow } from './lookup.js';
-import { pctDecimal } from './rounding.js';
+import { formatCents } from './money-text.js';
+import { formatMoney, pctDecimal } from './rounding.js';
 
 /** Rules 2 and 3: tax on the agent amount is 3.3 %. */
 export const COMMISSION_TAX_RATE = new D('3.3');
@@ -23,8 +24,32 @@ export interface CommissionResult {
   tax: Decimal;
 }
 
+/** calcCommission's amounts as formatMoney writes them ('1234.50'): what a ledger row stores. */
+export interface CommissionMoney {
+  companyAmount: string;
+  agentAmount: string;
+  tax: string;
+}
+
 function rate10k(rate: DecimalInput | null | undefined): bigint | null {
   return rate === null || rate === undefined ? 0n : scaledOf(rate, 4);
+}
+
+interface ScaledCommission {
+  company: bigint;
+  agent: bigint;
+  tax: bigint;
+}
+
+/** The fixed-point rule on cents and rates x 10^4; null when an input does not fit numeric(15,2)/(7,4). */
+function scaledCommission(input: CommissionInput): ScaledCommission | null {
+  const premium = scaledOf(input.premium, 2);
+  const company10k = premium === null ? null : rate10k(input.companyRate);
+  const payout10k = company10k === null ? null : rate10k(input.payoutRate);
+  if (premium === null || company10k === null || payout10k === null) return null;
+  const company = roundHalfUpDiv(premium * company10k, PCT_DIVISOR);
+  const agent = roundHalfUpDiv(company * payout10k, PCT_DIVISOR);
+  return { company, agent, tax: roundHalfUpDiv(agent * TAX_RATE_10K, PCT_DIVISOR) };
 }
 
 /**
@@ -35,14 +60,30 @@ function rate10k(rate: DecimalInput | null | undefined): bigint | null {
  * fit numeric(15,2) / numeric(7,4), as database values always do.
  */
 export function calcCommission(input: CommissionInput): CommissionResult {
-  const premium = scaledOf(input.premium, 2);
-  const company10k = premium === null ? null : rate10k(input.companyRate);
-  const payout10k = company10k === null ? null : rate10k(input.payoutRate);
-  if (premium === null || company10k === null || payout10k === null) return calcCommissionDecimal(input);
-  const company = roundHalfUpDiv(premium * company10k, PCT_DIVISOR);
-  const agent = roundHalfUpDiv(company * payout10k, PCT_DIVISOR);
-  const tax = roundHalfUpDiv(agent * TAX_RATE_10K, PCT_DIVISOR);
-  return { companyAmount: decOfScaled(company, 2), agentAmount: decOfScaled(agent, 2), tax: decOfScaled(tax, 2) };
+  const scaled = scaledCommission(input);
+  if (scaled === null) return calcCommissionDecimal(input);
+  return {
+    companyAmount: decOfScaled(scaled.company, 2),
+    agentAmount: decOfScaled(scaled.agent, 2),
+    tax: decOfScaled(scaled.tax, 2),
+  };
+}
+
+/**
+ * calcCommission with every amount already formatted: exactly formatMoney(calcCommission(input).x),
+ * without building a Decimal on the fixed-point path. The per-contract call of the batch steps.
+ */
+export function calcCommissionFormatted(input: CommissionInput): CommissionMoney {
+  const scaled = scaledCommission(input);
+  if (scaled === null) {
+    const amounts = calcCommissionDecimal(input);
+    return {
+      companyAmount: formatMoney(amounts.companyAmount),
+      agentAmount: formatMoney(amounts.agentAmount),
+      tax: formatMoney(amounts.tax),
+    };
+  }
+  return { companyAmount: formatCents(scaled.company), agentAmount: formatCents(scaled.agent), tax: formatCents(scaled.tax) };
 }
 
 /** The same rule on decimal.js alone: any input the fast path cannot hold exactly, and the test oracle. */
@@ -97,12 +138,22 @@ function payMethodApplies(cond: string | null | undefined, payMethod: string | n
   return cond === null || cond === undefined || payMethod === null || payMethod === undefined || cond === payMethod;
 }
 
+/**
+ * The query premium for the min_premium test, validated up front (as toNonNegative would) but only
+ * turned into a Decimal when a row has a min_premium: most rows have none.
+ */
+function premiumTest(premium: DecimalInput | null | undefined): (minPremium: DecimalInput) => boolean {
+  if (premium === null || premium === undefined) return () => true;
+  let value = typeof premium === 'string' && isPlainDecimal(premium) ? null : toNonNegative(premium, 'premium');
+  return (minPremium) => (value ??= toNonNegative(premium, 'premium')).gte(minPremium);
+}
+
 /** Half-open lookup (2.4) of the product's company rate for a commission year; undefined = missing (0). */
 export function lookupCommissionRate<T extends CommissionRateRow>(
   rates: readonly T[],
   query: CommissionRateQuery,
 ): T | undefined {
-  const premium = query.premium === null || query.premium === undefined ? null : toNonNegative(query.premium, 'premium');
+  const premiumCovers = premiumTest(query.premium);
   return findHalfOpen(
     rates,
     query.date,
@@ -110,7 +161,7 @@ export function lookupCommissionRate<T extends CommissionRateRow>(
       r.productId === query.productId &&
       r.commissionYear === query.commissionYear &&
       payMethodApplies(r.payMethodCond, query.payMethod) &&
-      (premium === null || r.minPremium === null || r.minPremium === undefined || premium.gte(r.minPremium)),
+      (r.minPremium === null || r.minPremium === undefined || premiumCovers(r.minPremium)),
   );
 }
 

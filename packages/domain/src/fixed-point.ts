@@ -41,6 +41,11 @@ function scaledOfDecimal(x: Decimal, scale: number): bigint | null {
   return coefficient % divisor === 0n ? coefficient / divisor : null;
 }
 
+/** Plain non-negative decimal notation ('1234.5', '0.00'): always a valid, non-negative decimal.js value. */
+export function isPlainDecimal(s: string): boolean {
+  return PLAIN.test(s);
+}
+
 /** A plain non-negative decimal string ('1234.5', '0.00') as value x 10^scale, or null. */
 function scaledOfString(s: string, scale: number): bigint | null {
   if (!PLAIN.test(s)) return null;

@@ -1,4 +1,4 @@
-import { commissionYearInMonth, lastDayOfMonth, monthsElapsed } from './calendar.js';
+import { commissionYearOf, monthEndOf, monthsToMonthEnd, parseIsoDate } from './date-parts.js';
 import { DomainError } from './errors.js';
 
 export type PayCycle = 'MONTHLY' | 'QUARTERLY' | 'SEMI_ANNUAL' | 'ANNUAL' | 'SINGLE';
@@ -41,7 +41,11 @@ export function cycleMonths(payCycle: string): number | null {
  */
 export function isPremiumDue(contractDate: string, payCycle: string, settleMonth: string): boolean {
   const cycle = cycleMonths(payCycle);
-  const months = monthsElapsed(contractDate, lastDayOfMonth(settleMonth));
+  const end = monthEndOf(settleMonth);
+  return premiumDue(cycle, monthsToMonthEnd(contractDate, parseIsoDate(contractDate, 'from'), end));
+}
+
+function premiumDue(cycle: number | null, months: number): boolean {
   if (months < 0) return false;
   return cycle === null ? months === 0 : months % cycle === 0;
 }
@@ -51,10 +55,15 @@ export function isPremiumDue(contractDate: string, payCycle: string, settleMonth
  * 2 to 5, every month for MONTHLY, otherwise only in months a premium falls due.
  */
 export function maintainEligibility(contract: MaintainContract, settleMonth: string): MaintainEligibility {
-  const commissionYear = commissionYearInMonth(contract.contractDate, settleMonth);
-  const due = isPremiumDue(contract.contractDate, contract.payCycle, settleMonth);
+  // commissionYearInMonth and isPremiumDue in one pass: one month end (memoised), one date parse,
+  // one month count; inputs are validated in their order (month, contract date, pay cycle).
+  const { contractDate } = contract;
+  const end = monthEndOf(settleMonth);
+  const months = monthsToMonthEnd(contractDate, parseIsoDate(contractDate, 'from'), end);
+  const cycle = cycleMonths(contract.payCycle);
+  const commissionYear = commissionYearOf(contractDate, end, months);
   if (!MAINTAIN_STATUSES.has(contract.status)) return { eligible: false, commissionYear, reason: 'STATUS' };
   if (commissionYear < 2 || commissionYear > 5) return { eligible: false, commissionYear, reason: 'COMMISSION_YEAR' };
-  if (!due) return { eligible: false, commissionYear, reason: 'NO_PREMIUM_DUE' };
+  if (!premiumDue(cycle, months)) return { eligible: false, commissionYear, reason: 'NO_PREMIUM_DUE' };
   return { eligible: true, commissionYear };
 }
