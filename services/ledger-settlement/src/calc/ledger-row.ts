@@ -1,9 +1,9 @@
 import {
-  calcCommission,
+  calcCommissionFormatted,
   formatMoney,
   lookupCommissionRate,
   lookupPayoutRate,
-  reconcileLedgerAmount,
+  reconcileLedgerMoney,
   type SuccessionRow,
 } from '@csp/domain';
 import { payoutKey, type Pricing } from './pricing.js';
@@ -100,13 +100,13 @@ export function computeLedgerRow(input: ComputeInput): LedgerRow | undefined {
           date: rateDate,
           payMethod: contract.pay_cycle,
         });
-  const amounts = calcCommission({
+  const amounts = calcCommissionFormatted({
     premium: contract.premium,
     companyRate: rate?.ratePct ?? null,
     payoutRate: payout?.payoutPct ?? null,
   });
   const threshold = pricing.config.reconThreshold;
-  const recon = reconcileLedgerAmount(input.reported, amounts.companyAmount, threshold);
+  const recon = reconcileLedgerMoney(input.reported, amounts.companyAmount, threshold);
   // Compact: only what the row's columns do not hold; the explain API expands it back (STEPS.md).
   const basis = {
     rateDate,
@@ -123,7 +123,7 @@ export function computeLedgerRow(input: ComputeInput): LedgerRow | undefined {
       },
     }),
     ...(recon.diff !== null && {
-      reconcile: { reported: formatMoney(input.reported!), threshold, diff: formatMoney(recon.diff) },
+      reconcile: { reported: formatMoney(input.reported!), threshold, diff: recon.diff },
     }),
   };
   return {
@@ -137,24 +137,24 @@ export function computeLedgerRow(input: ComputeInput): LedgerRow | undefined {
     premium,
     payMethod: contract.pay_cycle,
     companyRate: rate?.ratePctText ?? '0',
-    companyAmount: formatMoney(amounts.companyAmount),
+    companyAmount: amounts.companyAmount,
     payoutRate: payout?.payoutPctText ?? '0',
-    agentAmount: formatMoney(amounts.agentAmount),
-    taxAmount: formatMoney(amounts.tax),
+    agentAmount: amounts.agentAmount,
+    taxAmount: amounts.tax,
     reconcileStatus: recon.status,
-    reconcileDiff: recon.diff === null ? null : formatMoney(recon.diff),
+    reconcileDiff: recon.diff,
     calcBasis: JSON.stringify(basis),
   };
 }
 
 /** A stale row kept for its insurer figures: system figures 0, reconciled against 0. */
 export function staleReconcile(kind: LedgerKind, row: ExistingLedgerRow, runId: number, threshold: string) {
-  const recon = reconcileLedgerAmount(row.reported_company_amount, '0', threshold);
+  const recon = reconcileLedgerMoney(row.reported_company_amount, '0', threshold);
   return {
     contractId: row.contract_id,
     commissionYear: row.commission_year,
     reconcileStatus: recon.status,
-    reconcileDiff: recon.diff === null ? null : formatMoney(recon.diff),
+    reconcileDiff: recon.diff,
     calcBasis: JSON.stringify({
       step: kind === 'RECRUIT' ? 'calcRecruit' : 'calcMaintain',
       runId,
@@ -163,7 +163,7 @@ export function staleReconcile(kind: LedgerKind, row: ExistingLedgerRow, runId: 
       reconcile:
         recon.diff === null
           ? null
-          : { reported: formatMoney(row.reported_company_amount!), threshold, diff: formatMoney(recon.diff) },
+          : { reported: formatMoney(row.reported_company_amount!), threshold, diff: recon.diff },
     }),
   };
 }
