@@ -10,14 +10,14 @@ let h: Harness;
 
 beforeAll(async () => {
   // several chunks out of a small book
-  setChunkSizes({ contracts: 2, agents: 3 });
+  setChunkSizes({ contracts: 2, agents: 3, writeBatch: 1 });
   h = await createHarness();
   await seedBook(h.tdb.pool);
   await h.startWorkers(allSteps());
 });
 
 afterAll(async () => {
-  setChunkSizes({ contracts: 4_000, agents: 2_000 });
+  setChunkSizes({ contracts: 4_000, agents: 2_000, writeBatch: 1_000 });
   await h?.close();
 });
 

@@ -12,7 +12,7 @@ let h: Harness;
 
 beforeAll(async () => {
   // several chunks out of a small book
-  setChunkSizes({ contracts: 300, agents: 10 });
+  setChunkSizes({ contracts: 300, agents: 10, writeBatch: 7 });
   h = await createHarness();
   await seedGeneratedBook(h.tdb.pool);
 });
@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  setChunkSizes({ contracts: 4_000, agents: 2_000 });
+  setChunkSizes({ contracts: 4_000, agents: 2_000, writeBatch: 1_000 });
   await h?.close();
 });
 

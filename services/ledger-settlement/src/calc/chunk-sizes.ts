@@ -1,8 +1,9 @@
 /**
- * Records per chunk of the split steps (PERFORMANCE-NOTES: 1,000-5,000). The worker may tune them from its
- * validated configuration; tests make them small to get several chunks out of a small book.
+ * Records per chunk of the split steps (PERFORMANCE-NOTES: 1,000-5,000), and ledger rows per COPY batch /
+ * upsert statement inside a chunk (`writeBatch`). The worker may tune them from its validated configuration;
+ * tests make them small to get several chunks and batches out of a small book.
  */
-const sizes = { contracts: 4_000, agents: 2_000 };
+const sizes = { contracts: 4_000, agents: 2_000, writeBatch: 1_000 };
 
 export function chunkSizes(): Readonly<typeof sizes> {
   return sizes;

@@ -14,8 +14,8 @@ import {
 import {
   deleteLedgerRows,
   LedgerCopy,
+  LedgerUpserts,
   loadExistingLedgerRows,
-  upsertLedgerRows,
   zeroLedgerRows,
   type ExistingRangeRow,
   type LedgerTable,
@@ -125,7 +125,7 @@ export function runCommissionChunk(
     );
     const counts = { total: 0, success: 0, error: 0, skipped: 0 };
     const seen = new Set<string>();
-    const replacing: LedgerRow[] = [];
+    const upserts = new LedgerUpserts(trx, spec.table, month, ctx.runId);
     const copy = new LedgerCopy(client, spec.table, month, ctx.runId);
     const today = todayIso();
 
@@ -171,14 +171,14 @@ export function runCommissionChunk(
         counts.skipped++;
         continue;
       }
-      if (existing.has(ledgerKey(row.contractId, row.commissionYear))) replacing.push(row);
+      if (existing.has(ledgerKey(row.contractId, row.commissionYear))) await upserts.add(row);
       else await copy.add(row);
     }
 
     counts.success += await copy.end();
-    const written = await upsertLedgerRows(trx, spec.table, month, ctx.runId, replacing);
-    counts.success += written;
-    counts.skipped += replacing.length - written;
+    const upserted = await upserts.end();
+    counts.success += upserted.written;
+    counts.skipped += upserted.queued - upserted.written;
 
     // Rows of the month in this range (of the run's carrier) that the rules no longer produce.
     const toDelete: { contractId: number; commissionYear: number }[] = [];

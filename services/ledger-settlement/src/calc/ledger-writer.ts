@@ -1,6 +1,7 @@
 import type { Trx } from '@csp/batch';
 import { CopyWriter, type PgClient } from '@csp/db';
 import { sql } from 'kysely';
+import { chunkSizes } from './chunk-sizes.js';
 import type { ExistingLedgerRow, LedgerRow } from './ledger-row.js';
 
 export type LedgerTable = 'recruit_ledger' | 'maintain_ledger';
@@ -65,7 +66,7 @@ export class LedgerCopy {
 
   /** Buffers a row; sends a full batch and yields to the event loop. */
   async add(row: LedgerRow): Promise<void> {
-    this.writer ??= new CopyWriter(this.client, this.table, COPY_COLUMNS);
+    this.writer ??= new CopyWriter(this.client, this.table, COPY_COLUMNS, chunkSizes().writeBatch);
     const full = this.writer.write([
       row.contractId,
       row.agentId,
@@ -93,6 +94,50 @@ export class LedgerCopy {
   /** Completes the COPY; the number of rows stored. */
   end(): Promise<number> {
     return this.writer ? this.writer.end() : Promise.resolve(0);
+  }
+}
+
+/**
+ * Rows replacing existing ones (a re-run of the month) upserted a batch at a time while the chunk is still being
+ * computed: each batch's statement is sent, then the caller yields, so PostgreSQL runs it while the worker
+ * computes the next batch (the client queues the statements; they run after a COPY in progress has ended).
+ */
+export class LedgerUpserts {
+  private batch: LedgerRow[] = [];
+  private readonly sent: Promise<number>[] = [];
+  private queued = 0;
+
+  constructor(
+    private readonly trx: Trx,
+    private readonly table: LedgerTable,
+    private readonly settleMonth: string,
+    private readonly runId: number,
+    private readonly batchRows = chunkSizes().writeBatch,
+  ) {}
+
+  /** Buffers a row; sends a full batch and yields to the event loop. */
+  async add(row: LedgerRow): Promise<void> {
+    this.batch.push(row);
+    if (this.batch.length < this.batchRows) return;
+    this.send();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /** Sends the rest and waits for every statement: rows queued and rows written (CALCULATED ones). */
+  async end(): Promise<{ queued: number; written: number }> {
+    if (this.batch.length > 0) this.send();
+    const written = await Promise.all(this.sent);
+    return { queued: this.queued, written: written.reduce((a, b) => a + b, 0) };
+  }
+
+  private send(): void {
+    const rows = this.batch;
+    this.batch = [];
+    this.queued += rows.length;
+    const statement = upsertLedgerRows(this.trx, this.table, this.settleMonth, this.runId, rows);
+    // Failures surface from end(); until then the transaction is already doomed.
+    statement.catch(() => undefined);
+    this.sent.push(statement);
   }
 }
 
