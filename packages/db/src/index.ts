@@ -1,6 +1,11 @@
 export * from './schema/index.js';
 export * from './pool.js';
-export { clientTransaction, dbOnClient, type ClientTransaction, type PgClient } from './client-transaction.js';
+export {
+  clientTransaction,
+  dbOnClient,
+  type ClientTransaction,
+  type PgClient,
+} from './client-transaction.js';
 export { CopyWriter, copyRows, copyText, type CopyValue } from './copy.js';
 export {
   migrate,

@@ -23,7 +23,8 @@ export function createPool(options: PoolOptions): pg.Pool {
   // An idle client dying (database restart, DROP ... WITH (FORCE)) must not crash the process;
   // the pool replaces it on the next checkout.
   pool.on('error', (err) => {
-    if ((err as { code?: string }).code !== '57P01') console.error(`[pg pool] idle client error: ${err.message}`);
+    if ((err as { code?: string }).code !== '57P01')
+      console.error(`[pg pool] idle client error: ${err.message}`);
   });
   return pool;
 }

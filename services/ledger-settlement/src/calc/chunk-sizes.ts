@@ -12,7 +12,8 @@ export function chunkSizes(): Readonly<typeof sizes> {
 export function setChunkSizes(next: Partial<typeof sizes>): void {
   for (const [key, value] of Object.entries(next) as [keyof typeof sizes, number | undefined][]) {
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`chunk size ${key} must be a positive integer`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new RangeError(`chunk size ${key} must be a positive integer`);
     sizes[key] = value;
   }
 }
