@@ -188,11 +188,8 @@ type MaintainContract = (typeof maintainContracts)[number];
 /** What a ledger row gets: year, three amounts, reconcile status, diff, calc_basis reconcile figures. */
 type RowFigures = [number, string, string, string, string, string | null, string[] | null];
 
-/** The current caller: calcCommission's Decimals formatted by formatMoney. */
-function maintainRow(c: MaintainContract): RowFigures | undefined {
-  const verdict = maintainEligibility(c, SETTLE_MONTH);
-  if (!verdict.eligible) return undefined;
-  const { commissionYear } = verdict;
+/** The company rate and payout rule of a maintain contract's commission year (both variants look them up alike). */
+function ratesOf(c: MaintainContract, commissionYear: number) {
   const rate = lookupCommissionRate(ratesByProduct.get(c.productId) ?? [], {
     productId: c.productId,
     commissionYear,
@@ -207,6 +204,15 @@ function maintainRow(c: MaintainContract): RowFigures | undefined {
     date: c.contractDate,
     payMethod: c.payCycle,
   });
+  return { rate, payout };
+}
+
+/** The previous caller: calcCommission's Decimals formatted by formatMoney. */
+function maintainRow(c: MaintainContract): RowFigures | undefined {
+  const verdict = maintainEligibility(c, SETTLE_MONTH);
+  if (!verdict.eligible) return undefined;
+  const { commissionYear } = verdict;
+  const { rate, payout } = ratesOf(c, commissionYear);
   const amounts = calcCommission({ premium: c.premium, companyRate: rate?.ratePct ?? null, payoutRate: payout?.payoutPct ?? null });
   const recon = reconcileLedgerAmount(c.reported, amounts.companyAmount, THRESHOLD);
   // ledger-row.ts formats the reported figure and the diff for calc_basis and the diff again for the row.
@@ -216,25 +222,12 @@ function maintainRow(c: MaintainContract): RowFigures | undefined {
   return [commissionYear, ...money, recon.status, diff, basis];
 }
 
-/** The fastest path: amounts and the reconcile diff come out formatted, no Decimal is built per row. */
+/** The fastest path (ledger-row.ts today): amounts and the reconcile diff come out formatted, no Decimal per row. */
 function maintainRowFast(c: MaintainContract): RowFigures | undefined {
   const verdict = maintainEligibility(c, SETTLE_MONTH);
   if (!verdict.eligible) return undefined;
   const { commissionYear } = verdict;
-  const rate = lookupCommissionRate(ratesByProduct.get(c.productId) ?? [], {
-    productId: c.productId,
-    commissionYear,
-    date: c.contractDate,
-    payMethod: c.payCycle,
-    premium: c.premium,
-  });
-  const payout = lookupPayoutRate(payoutsByKey.get(`${c.gradeId}|${c.insuranceType}`) ?? [], {
-    gradeId: c.gradeId,
-    insuranceType: c.insuranceType,
-    commissionYear,
-    date: c.contractDate,
-    payMethod: c.payCycle,
-  });
+  const { rate, payout } = ratesOf(c, commissionYear);
   const amounts = calcCommissionFormatted({
     premium: c.premium,
     companyRate: rate?.ratePct ?? null,
