@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './schema/index.js';
+import { abortOpenCopies } from './copy.js';
 import type { Db } from './pool.js';
 
 /** A connection leased from the pool (what COPY needs). */
@@ -48,6 +49,7 @@ export async function clientTransaction<T>(db: Db, work: (tx: ClientTransaction)
     await client.query('COMMIT');
     return result;
   } catch (err) {
+    abortOpenCopies(client, err);
     await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
       broken = rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr));
     });

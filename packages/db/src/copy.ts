@@ -28,6 +28,17 @@ function copyStatement(table: string, columns: readonly string[]): string {
   return `COPY ${table} (${columns.join(', ')}) FROM STDIN`;
 }
 
+/** COPYs still open per client: a transaction that fails must end them before it can roll back. */
+const openCopies = new WeakMap<object, Set<CopyWriter>>();
+
+/**
+ * Fails every COPY still open on the client (CopyFail): until then the client runs nothing else, so a ROLLBACK
+ * queued behind an abandoned COPY would wait forever. clientTransaction calls it when its work throws.
+ */
+export function abortOpenCopies(client: object, reason: unknown): void {
+  for (const writer of openCopies.get(client) ?? []) writer.abort(reason);
+}
+
 /**
  * A COPY FROM STDIN on the given client (so it joins the caller's transaction) fed row by row while the caller
  * computes: rows are buffered and sent every `batchRows`, so PostgreSQL parses and indexes one batch while the
@@ -40,6 +51,7 @@ export class CopyWriter {
   private buffer = '';
   private buffered = 0;
   private failure: unknown;
+  private readonly open: Set<CopyWriter>;
   count = 0;
 
   constructor(
@@ -58,6 +70,21 @@ export class CopyWriter {
     });
     // Rejections surface through flush()/end(); never as an unhandled rejection in between.
     this.done.catch(() => undefined);
+    let open = openCopies.get(client);
+    if (!open) openCopies.set(client, (open = new Set()));
+    this.open = open;
+    open.add(this);
+    void this.done.then(
+      () => open.delete(this),
+      () => open.delete(this),
+    );
+  }
+
+  /** Gives the COPY up (CopyFail): nothing of it is stored, and the client is free again. */
+  abort(reason: unknown): void {
+    if (!this.open.delete(this)) return;
+    this.failure ??= reason;
+    this.stream.destroy(reason instanceof Error ? reason : new Error(String(reason)));
   }
 
   /** Buffers one row; true when a batch is full and the caller should `await flush()`. */

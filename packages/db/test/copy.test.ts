@@ -107,6 +107,33 @@ describe('CopyWriter inside clientTransaction', () => {
     expect((await rowsOf()).map((r) => r.id)).toEqual([9]);
   });
 
+  it('rolls back promptly when the work throws while a COPY is still open (the COPY is failed first)', async () => {
+    const failed = clientTransaction(t.db, async ({ client }) => {
+      const writer = new CopyWriter(client, 'copy_probe', COLUMNS, 1);
+      writer.write([1, 'half way', '1.00', null, true]);
+      await writer.flush();
+      writer.write([2, 'buffered', '2.00', null, true]);
+      throw new Error('computation failed mid-chunk');
+    });
+    const hung = new Promise((_resolve, reject) =>
+      setTimeout(() => reject(new Error('transaction hung')), 5_000),
+    );
+    await expect(Promise.race([failed, hung])).rejects.toThrow('computation failed mid-chunk');
+    expect(await rowsOf()).toEqual([]);
+    // the pool's connections are all usable afterwards
+    await Promise.all(
+      [1, 2, 3].map((id) =>
+        clientTransaction(t.db, ({ db }) =>
+          db
+            .insertInto('copy_probe' as never)
+            .values({ id, label: 'after' } as never)
+            .execute(),
+        ),
+      ),
+    );
+    expect((await rowsOf()).map((r) => r.id)).toEqual([1, 2, 3]);
+  });
+
   it('refuses a Db that was not created by createDb', async () => {
     const { Kysely, PostgresDialect } = await import('kysely');
     const foreign = new Kysely<never>({ dialect: new PostgresDialect({ pool: t.pool }) });
