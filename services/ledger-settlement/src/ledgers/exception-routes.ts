@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
 import {
@@ -162,6 +163,47 @@ export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
     },
   );
 
+  /**
+   * Approves or rejects a PENDING exception (B001 otherwise). Approving adds it to the agent's month, so that
+   * month must still be open; a rejection changes nothing the settlement counts.
+   */
+  async function decide(
+    request: Pick<FastifyRequest, 'user' | 'changeLog'>,
+    id: number,
+    decision: { approve: true } | { approve: false; reason: string },
+  ) {
+    const userId = request.user?.userId ?? null;
+    const { before, after } = await db()
+      .transaction()
+      .execute(async (trx) => {
+        const row = await lockPending(trx, id, decision.approve ? 'approved' : 'rejected');
+        if (decision.approve) await assertMonthOpen(trx, Number(row.agent_id), row.settle_month);
+        const updated = await trx
+          .updateTable('exception_ledger')
+          .set({
+            approve_status: decision.approve ? 'APPROVED' : 'REJECTED',
+            ...(!decision.approve && { reject_reason: decision.reason }),
+            approver_id: userId,
+            approve_date: new Date(),
+            updated_by: userId,
+            updated_at: new Date(),
+          })
+          .where('ledger_id', '=', id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { before: row, after: updated };
+      });
+    request.changeLog({
+      menuCode: MENU,
+      tableName: 'exception_ledger',
+      recordId: id,
+      action: decision.approve ? 'APPROVE' : 'UPDATE',
+      before,
+      after,
+    });
+    return ok();
+  }
+
   app.put(
     '/api/ledger/exception/:id/approve',
     {
@@ -173,38 +215,7 @@ export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
         response: { 200: envelope() },
       },
     },
-    async (request) => {
-      const id = request.params.id;
-      const userId = request.user?.userId ?? null;
-      const { before, after } = await db()
-        .transaction()
-        .execute(async (trx) => {
-          const row = await lockPending(trx, id, 'approved');
-          await assertMonthOpen(trx, Number(row.agent_id), row.settle_month);
-          const updated = await trx
-            .updateTable('exception_ledger')
-            .set({
-              approve_status: 'APPROVED',
-              approver_id: userId,
-              approve_date: new Date(),
-              updated_by: userId,
-              updated_at: new Date(),
-            })
-            .where('ledger_id', '=', id)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          return { before: row, after: updated };
-        });
-      request.changeLog({
-        menuCode: MENU,
-        tableName: 'exception_ledger',
-        recordId: id,
-        action: 'APPROVE',
-        before,
-        after,
-      });
-      return ok();
-    },
+    (request) => decide(request, request.params.id, { approve: true }),
   );
 
   app.put(
@@ -219,37 +230,6 @@ export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
         response: { 200: envelope() },
       },
     },
-    async (request) => {
-      const id = request.params.id;
-      const userId = request.user?.userId ?? null;
-      const { before, after } = await db()
-        .transaction()
-        .execute(async (trx) => {
-          const row = await lockPending(trx, id, 'rejected');
-          const updated = await trx
-            .updateTable('exception_ledger')
-            .set({
-              approve_status: 'REJECTED',
-              reject_reason: request.body.reason,
-              approver_id: userId,
-              approve_date: new Date(),
-              updated_by: userId,
-              updated_at: new Date(),
-            })
-            .where('ledger_id', '=', id)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          return { before: row, after: updated };
-        });
-      request.changeLog({
-        menuCode: MENU,
-        tableName: 'exception_ledger',
-        recordId: id,
-        action: 'UPDATE',
-        before,
-        after,
-      });
-      return ok();
-    },
+    (request) => decide(request, request.params.id, { approve: false, reason: request.body.reason }),
   );
 }
