@@ -139,40 +139,29 @@ export async function restartRun(
       // finds its row COMPLETED and completes the run.
       const from = STEP_NAMES.find((s) => !completed.has(s)) ?? STEP_NAMES[STEP_NAMES.length - 1]!;
 
+      // The run row and its unfinished step rows start over: requested again, no times, counts or error.
+      const reset = {
+        status: 'REQUESTED',
+        error_message: null,
+        started_at: null,
+        ended_at: null,
+        duration_ms: null,
+        total_count: 0,
+        success_count: 0,
+        error_count: 0,
+        skipped_count: 0,
+        updated_at: sql<Date>`now()`,
+      } as const;
       const updated = await trx
         .updateTable('batch_job_log')
-        .set({
-          status: 'REQUESTED',
-          run_attempt: sql`run_attempt + 1`,
-          error_message: null,
-          started_at: null,
-          ended_at: null,
-          duration_ms: null,
-          total_count: 0,
-          success_count: 0,
-          error_count: 0,
-          skipped_count: 0,
-          updated_at: sql`now()`,
-        })
+        .set({ ...reset, run_attempt: sql`run_attempt + 1` })
         .where('job_log_id', '=', runId)
         .returningAll()
         .executeTakeFirstOrThrow();
 
       await trx
         .updateTable('batch_job_log')
-        .set({
-          status: 'REQUESTED',
-          run_attempt: updated.run_attempt,
-          error_message: null,
-          started_at: null,
-          ended_at: null,
-          duration_ms: null,
-          total_count: 0,
-          success_count: 0,
-          error_count: 0,
-          skipped_count: 0,
-          updated_at: sql`now()`,
-        })
+        .set({ ...reset, run_attempt: updated.run_attempt })
         .where('parent_job_log_id', '=', runId)
         .where('status', '<>', 'COMPLETED')
         .execute();

@@ -54,6 +54,21 @@ type DictRow = {
   updated_at: Date;
 };
 
+/** The writable columns of a dictionary row, defaults applied (insert and update alike). */
+function dictionaryColumns(b: z.infer<typeof dictSave>) {
+  return {
+    table_name: b.tableName,
+    column_name: b.columnName,
+    domain_code: b.domainCode ?? null,
+    column_label: b.columnLabel ?? null,
+    is_pk: b.isPk ?? 'N',
+    is_fk: b.isFk ?? 'N',
+    fk_reference: b.fkReference ?? null,
+    business_rule: b.businessRule ?? null,
+    sample_value: b.sampleValue ?? null,
+  };
+}
+
 function escapeLike(v: string): string {
   return v.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -81,7 +96,10 @@ export const dataDictionaryResource = defineResource({
     'dd.created_at',
     'dd.updated_at',
   ],
-  baseQuery: (db) => db.selectFrom('data_dictionary as dd').leftJoin('data_domain as dom', 'dom.domain_code', 'dd.domain_code'),
+  baseQuery: (db) =>
+    db
+      .selectFrom('data_dictionary as dd')
+      .leftJoin('data_domain as dom', 'dom.domain_code', 'dd.domain_code'),
   respSchema: dictResp,
   toResp: (r: DictRow) => ({
     dictId: r.dict_id,
@@ -103,35 +121,22 @@ export const dataDictionaryResource = defineResource({
     const column = await sql<{ n: number }>`
       select count(*)::int as n from v_data_dictionary_full
       where table_name = ${body.tableName} and column_name = ${body.columnName}`.execute(ctx.trx);
-    if (!column.rows[0]?.n) throw invalid('columnName', `${body.tableName}.${body.columnName} is not a column of the schema`);
+    if (!column.rows[0]?.n)
+      throw invalid('columnName', `${body.tableName}.${body.columnName} is not a column of the schema`);
     if (body.domainCode) {
-      const domain = await sql<{ n: number }>`select count(*)::int as n from data_domain where domain_code = ${body.domainCode}`.execute(ctx.trx);
+      const domain = await sql<{
+        n: number;
+      }>`select count(*)::int as n from data_domain where domain_code = ${body.domainCode}`.execute(ctx.trx);
       if (!domain.rows[0]?.n) throw invalid('domainCode', `data domain ${body.domainCode} does not exist`);
     }
   },
   toInsert: (b, ctx) => ({
-    table_name: b.tableName,
-    column_name: b.columnName,
-    domain_code: b.domainCode ?? null,
-    column_label: b.columnLabel ?? null,
-    is_pk: b.isPk ?? 'N',
-    is_fk: b.isFk ?? 'N',
-    fk_reference: b.fkReference ?? null,
-    business_rule: b.businessRule ?? null,
-    sample_value: b.sampleValue ?? null,
+    ...dictionaryColumns(b),
     created_by: ctx.userId,
     updated_by: ctx.userId,
   }),
   toUpdate: (b, ctx) => ({
-    table_name: b.tableName,
-    column_name: b.columnName,
-    domain_code: b.domainCode ?? null,
-    column_label: b.columnLabel ?? null,
-    is_pk: b.isPk ?? 'N',
-    is_fk: b.isFk ?? 'N',
-    fk_reference: b.fkReference ?? null,
-    business_rule: b.businessRule ?? null,
-    sample_value: b.sampleValue ?? null,
+    ...dictionaryColumns(b),
     updated_by: ctx.userId,
     updated_at: sql`now()`,
   }),
@@ -144,12 +149,18 @@ export const dataDictionaryResource = defineResource({
     apply: (qb, q) => {
       let out = qb;
       if (q.tableName) out = out.where('dd.table_name', '=', q.tableName);
-      if (q.columnName) out = out.where(sql<SqlBool>`dd.column_name ilike ${`%${escapeLike(q.columnName)}%`}`);
+      if (q.columnName)
+        out = out.where(sql<SqlBool>`dd.column_name ilike ${`%${escapeLike(q.columnName)}%`}`);
       if (q.domainCode) out = out.where('dd.domain_code', '=', q.domainCode);
       return out;
     },
   },
-  sortable: { dictId: 'dd.dict_id', tableName: 'dd.table_name', columnName: 'dd.column_name', domainCode: 'dd.domain_code' },
+  sortable: {
+    dictId: 'dd.dict_id',
+    tableName: 'dd.table_name',
+    columnName: 'dd.column_name',
+    domainCode: 'dd.domain_code',
+  },
   defaultSort: 'dd.dict_id',
   searchable: { tableName: 'dd.table_name', columnName: 'dd.column_name', columnLabel: 'dd.column_label' },
 });

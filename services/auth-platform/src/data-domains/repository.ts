@@ -26,6 +26,24 @@ export interface DomainWrite {
   isActive?: 'Y' | 'N' | undefined;
 }
 
+/** The writable columns of a data domain, defaults applied (insert and update alike). */
+function domainColumns(v: DomainWrite) {
+  return {
+    domain_name: v.domainName,
+    category: v.category,
+    data_type: v.dataType,
+    length: v.length ?? null,
+    precision: v.precision ?? null,
+    scale: v.scale ?? null,
+    format_pattern: v.formatPattern ?? null,
+    validation_regex: v.validationRegex ?? null,
+    masking_type: v.maskingType ?? null,
+    encrypted: v.encrypted ?? 'N',
+    description: v.description ?? null,
+    is_active: v.isActive ?? 'Y',
+  };
+}
+
 const DOMAIN_COLUMNS = [
   'd.domain_code',
   'd.domain_name',
@@ -63,7 +81,9 @@ export class DataDomainRepository {
         const pattern = containsPattern(keyword!);
         if (f.searchType === 'domainCode') return qb.where('d.domain_code', 'ilike', pattern);
         if (f.searchType === 'domainName') return qb.where('d.domain_name', 'ilike', pattern);
-        return qb.where((eb) => eb.or([eb('d.domain_code', 'ilike', pattern), eb('d.domain_name', 'ilike', pattern)]));
+        return qb.where((eb) =>
+          eb.or([eb('d.domain_code', 'ilike', pattern), eb('d.domain_name', 'ilike', pattern)]),
+        );
       });
   }
 
@@ -91,18 +111,7 @@ export class DataDomainRepository {
       .insertInto('data_domain')
       .values({
         domain_code: domainCode,
-        domain_name: v.domainName,
-        category: v.category,
-        data_type: v.dataType,
-        length: v.length ?? null,
-        precision: v.precision ?? null,
-        scale: v.scale ?? null,
-        format_pattern: v.formatPattern ?? null,
-        validation_regex: v.validationRegex ?? null,
-        masking_type: v.maskingType ?? null,
-        encrypted: v.encrypted ?? 'N',
-        description: v.description ?? null,
-        is_active: v.isActive ?? 'Y',
+        ...domainColumns(v),
         created_by: actorId,
         updated_by: actorId,
       })
@@ -113,18 +122,7 @@ export class DataDomainRepository {
     await this.db
       .updateTable('data_domain')
       .set({
-        domain_name: v.domainName,
-        category: v.category,
-        data_type: v.dataType,
-        length: v.length ?? null,
-        precision: v.precision ?? null,
-        scale: v.scale ?? null,
-        format_pattern: v.formatPattern ?? null,
-        validation_regex: v.validationRegex ?? null,
-        masking_type: v.maskingType ?? null,
-        encrypted: v.encrypted ?? 'N',
-        description: v.description ?? null,
-        is_active: v.isActive ?? 'Y',
+        ...domainColumns(v),
         updated_at: sql<Date>`now()`,
         updated_by: actorId,
       })
