@@ -10,6 +10,7 @@ import {
   settleMonthOfDate,
 } from '@csp/domain';
 import { AppError, invalid, notFound } from '@csp/service-kit';
+import { activeLimits } from '../regulatory-limits/active-limits.js';
 import { codeName, productCategoryOf, today, type RulesDb, type RulesExecutor } from '../rule-support.js';
 import type { GeneratePlanReq, InstallmentPlanFilters, InstallmentPlanResp, PlanStatusReq } from './installment-plan-schemas.js';
 import { toInstallmentPlanResp, type InstallmentPlanRow } from './installment-plan-schemas.js';
@@ -163,24 +164,11 @@ async function checkYearsLimit(
   category: string | null,
   date: string,
 ): Promise<void> {
-  const rows = await trx
-    .selectFrom('regulatory_limit')
-    .selectAll()
-    .where('limit_type', '=', 'INSTALLMENT_YEARS')
-    .where('is_active', '=', true)
-    .execute();
-  const limit = lookupRegulatoryLimit(
-    rows.map((r) => ({
-      limitType: r.limit_type,
-      productCategory: r.product_category,
-      limitValue: r.limit_value,
-      unit: r.unit,
-      effectiveFrom: r.effective_from,
-      effectiveTo: r.effective_to,
-      isActive: r.is_active,
-    })),
-    { limitType: 'INSTALLMENT_YEARS', productCategory: category, date },
-  );
+  const limit = lookupRegulatoryLimit(await activeLimits(trx, ['INSTALLMENT_YEARS']), {
+    limitType: 'INSTALLMENT_YEARS',
+    productCategory: category,
+    date,
+  });
   if (!limit) return;
   const years = Math.max(...ratios.map((r) => r.planYear));
   if (checkInstallmentYears(limit, years).violated) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import { checkInstallmentYears, installmentSequence, lookupRegulatoryLimit } from '@csp/domain';
 import { defineResource, invalid, isoTimestamp, rate, rateColumn, zDate, type ResourceContext } from '@csp/service-kit';
+import { activeLimits } from '../regulatory-limits/active-limits.js';
 import {
   asRulesExecutor,
   categoryFilter,
@@ -72,24 +73,11 @@ const columnsOf = (b: InstallmentRatioSaveReq) => ({
 
 /** A plan year beyond the INSTALLMENT_YEARS limit valid on effectiveFrom is E411 (domain check). */
 async function checkPlanYearLimit(b: InstallmentRatioSaveReq, ctx: ResourceContext): Promise<void> {
-  const rows = await asRulesExecutor(ctx.trx)
-    .selectFrom('regulatory_limit')
-    .select(['limit_id', 'limit_type', 'product_category', 'limit_value', 'unit', 'effective_from', 'effective_to', 'is_active'])
-    .where('limit_type', '=', 'INSTALLMENT_YEARS')
-    .where('is_active', '=', true)
-    .execute();
-  const limit = lookupRegulatoryLimit(
-    rows.map((r) => ({
-      limitType: r.limit_type,
-      productCategory: r.product_category,
-      limitValue: r.limit_value,
-      unit: r.unit,
-      effectiveFrom: r.effective_from,
-      effectiveTo: r.effective_to,
-      isActive: r.is_active,
-    })),
-    { limitType: 'INSTALLMENT_YEARS', productCategory: b.productCategory ?? null, date: b.effectiveFrom },
-  );
+  const limit = lookupRegulatoryLimit(await activeLimits(asRulesExecutor(ctx.trx), ['INSTALLMENT_YEARS']), {
+    limitType: 'INSTALLMENT_YEARS',
+    productCategory: b.productCategory ?? null,
+    date: b.effectiveFrom,
+  });
   if (limit && checkInstallmentYears(limit, b.planYear).violated) {
     throw invalid('planYear', `exceeds the installment limit of ${rate(limit.limitValue as string)} years`);
   }

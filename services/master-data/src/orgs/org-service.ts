@@ -67,21 +67,28 @@ async function levelUnder(db: MdExecutor, parentOrgId: number | null | undefined
   return parent.org_level + 1;
 }
 
+/** The columns a save request sets (create and update alike); the level follows the parent. */
+function orgColumns(body: OrgSaveReq, orgLevel: number) {
+  return {
+    parent_org_id: body.parentOrgId ?? null,
+    org_name: body.orgName,
+    org_type: body.orgType,
+    org_level: orgLevel,
+    region: body.region ?? null,
+    effective_from: body.effectiveFrom ?? null,
+    effective_to: body.effectiveTo ?? null,
+    is_active: body.isActive,
+    sort_order: body.sortOrder,
+  };
+}
+
 export async function createOrg(db: MdDb, body: OrgSaveReq, userId: number | null) {
   return db.transaction().execute(async (trx) => {
     const orgLevel = await levelUnder(trx, body.parentOrgId, body.orgType);
     return trx
       .insertInto('organization')
       .values({
-        parent_org_id: body.parentOrgId ?? null,
-        org_name: body.orgName,
-        org_type: body.orgType,
-        org_level: orgLevel,
-        region: body.region ?? null,
-        effective_from: body.effectiveFrom ?? null,
-        effective_to: body.effectiveTo ?? null,
-        is_active: body.isActive,
-        sort_order: body.sortOrder,
+        ...orgColumns(body, orgLevel),
         created_by: userId,
         updated_by: userId,
       })
@@ -112,15 +119,7 @@ export async function updateOrg(db: MdDb, orgId: number, body: OrgSaveReq, userI
     const after = await trx
       .updateTable('organization')
       .set({
-        parent_org_id: parentOrgId,
-        org_name: body.orgName,
-        org_type: body.orgType,
-        org_level: orgLevel,
-        region: body.region ?? null,
-        effective_from: body.effectiveFrom ?? null,
-        effective_to: body.effectiveTo ?? null,
-        is_active: body.isActive,
-        sort_order: body.sortOrder,
+        ...orgColumns(body, orgLevel),
         version: before.version + 1,
         updated_at: new Date(),
         updated_by: userId,

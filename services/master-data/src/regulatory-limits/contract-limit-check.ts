@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { activeLimits } from './active-limits.js';
 import { checkRegulatoryLimit, formatMoney, formatRate, lookupRegulatoryLimit } from '@csp/domain';
 import { notFound, zDate, zId } from '@csp/service-kit';
 import { productCategoryOf, today, zNonNegativeMoney, type RulesDb } from '../rule-support.js';
@@ -90,22 +91,7 @@ export async function checkContractLimits(db: RulesDb, req: ContractLimitCheckRe
   const baseDate = req.baseDate ?? today();
   const category = productCategoryOf(contract);
   const types: RatioType[] = req.limitType ? [req.limitType] : [...RATIO_TYPES];
-  const candidates = await db
-    .selectFrom('regulatory_limit')
-    .select(['limit_id', 'limit_type', 'product_category', 'limit_value', 'unit', 'effective_from', 'effective_to', 'is_active'])
-    .where('limit_type', 'in', types)
-    .where('is_active', '=', true)
-    .execute();
-  const limits = candidates.map((r) => ({
-    limitId: r.limit_id,
-    limitType: r.limit_type,
-    productCategory: r.product_category,
-    limitValue: r.limit_value,
-    unit: r.unit,
-    effectiveFrom: r.effective_from,
-    effectiveTo: r.effective_to,
-    isActive: r.is_active,
-  }));
+  const limits = await activeLimits(db, types);
   const accumulated = await accumulatedCommission(db, req.contractId);
 
   const results = types.flatMap((limitType) => {
