@@ -1,3 +1,4 @@
+import type { ParseErrorType } from '@csp/db';
 import { transformValue, type TransformContext } from './rules.js';
 import { checkTargetValue, isTargetField, type TargetFieldName } from './target-fields.js';
 
@@ -5,16 +6,8 @@ import { checkTargetValue, isTargetField, type TargetFieldName } from './target-
  * Turns one raw carrier record into ledger values (pure; no I/O). The contract match and the
  * commission year of a MAINTAIN record need the database and happen in resolve-ledger-row.ts.
  */
-export type ParseErrorType =
-  | 'INVALID_INPUT'
-  | 'UNKNOWN_TYPE'
-  | 'NO_MAPPING'
-  | 'JSON_PARSE'
-  | 'REQUIRED'
-  | 'TRANSFORM_FAIL'
-  | 'NO_POLICY'
-  | 'CONTRACT_NOT_FOUND'
-  | 'CODE_MAP_FAIL';
+/** The nine error types of spec 1.3, as parse_error_log stores them. */
+export type { ParseErrorType };
 
 export type DataType = 'RECRUIT' | 'MAINTAIN';
 export type LedgerTable = 'recruit_ledger' | 'maintain_ledger';
