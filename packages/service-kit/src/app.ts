@@ -1,15 +1,10 @@
+import { resourceMeta } from './meta.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type RawServerDefault } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifyMultipart from '@fastify/multipart';
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
@@ -24,6 +19,8 @@ import { jwtAuth } from './auth.js';
 import { guard, publicRoute } from './guard.js';
 import { accessLog } from './access-log.js';
 import { changeLog } from './change-log.js';
+import { openApiTransform, openApiTransformObject } from './openapi.js';
+import { rejectBadText } from './text-input.js';
 
 export type ServiceApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
@@ -97,6 +94,8 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
+  // Before schema validation and every handler: NUL / lone surrogates in params, query or body -> E411.
+  app.addHook('preValidation', rejectBadText);
 
   app.decorate('db', options.db);
   app.decorate('pool', options.pool);
@@ -116,14 +115,15 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearerAuth: [] }],
     },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transform: openApiTransform,
+    transformObject: openApiTransformObject,
   });
   await app.register(jwtAuth, { secret: config.JWT_SECRET });
   await app.register(guard, { pool: options.pool, redis: options.redis, cacheTtlMs: options.permissionCacheTtlMs });
   await app.register(accessLog, { db: options.db, serviceName: name, flushIntervalMs: options.logFlushIntervalMs });
   await app.register(changeLog, { db: options.db, flushIntervalMs: options.logFlushIntervalMs });
   await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES } });
+  await app.register(resourceMeta);
 
   app.get('/v3/api-docs', { config: { ...publicRoute(), accessLog: false }, schema: { hide: true } }, async () =>
     app.swagger(),

@@ -4,6 +4,9 @@ export type { ErrorName, ErrorCode, FieldError } from './errors.js';
 export { errorHandler, notFoundHandler } from './error-handler.js';
 export { ok, fail, envelope, pageSchema, pageResponse, toPage, type ApiResponse, type PageResponse } from './envelope.js';
 export { createServiceApp, runService, UPLOAD_LIMIT_BYTES } from './app.js';
+export { action, ACTION_METHODS } from './action.js';
+export { operationIdOf, BEARER_SECURITY } from './openapi.js';
+export { assertCleanText, textFieldErrors, textProblem } from './text-input.js';
 export type { ServiceApp, CreateServiceAppOptions, RunServiceOptions } from './app.js';
 export { createLogger, REDACT_PATHS, type LoggerOptions } from './logger.js';
 export {
@@ -47,7 +50,24 @@ export {
   type SpreadsheetColumn,
   type SpreadsheetOptions,
 } from './spreadsheet.js';
-export { defineResource, registerResource, type ResourceContext, type ResourceDefinition, type ResourceDelete } from './resource.js';
+export {
+  defineResource,
+  registerResource,
+  type ResponseOf,
+  type ResourceContext,
+  type ResourceDeclaration,
+  type ResourceDefinition,
+  type ResourceDelete,
+  type Resource,
+  type ResourceMeta,
+  type ResourceFieldMeta,
+  type AgentScope,
+} from './resource.js';
+export { f, Field, type FieldKind, type FieldTable, type MaskKind, type FilterMode } from './fields.js';
+export { listPage, type ListPage } from './list-page.js';
+export { resourceMetaSchema } from './meta.js';
+export { escapeLike, zBoolQuery, today, todayCompact, requireRow, readSystemConfig } from './text.js';
+export { ownAgentOnly, restrictToOwnAgent } from './row-scope.js';
 export { createFieldCipher, CiphertextError, type FieldCipher } from './crypto.js';
 export { maskName, maskPhone, maskResidentNo, maskAccountNo, maskEmail } from './masking.js';
 export type { ZodTypeProvider, FastifyPluginAsyncZod, FastifyPluginCallbackZod } from 'fastify-type-provider-zod';

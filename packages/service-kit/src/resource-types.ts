@@ -5,11 +5,16 @@ import type { Db } from '@csp/db';
 import type { FieldCipher } from './crypto.js';
 import type { SpreadsheetColumn } from './spreadsheet.js';
 import type { AuthUser } from './auth.js';
+import type { FieldTable } from './fields.js';
+import type { PermCode } from './guard.js';
 
+// The kit names tables at run time (from declarations), so its own queries are untyped; services
+// see typed rows through the declaration's response type.
 export type AnyQuery = SelectQueryBuilder<any, any, any>;
 export type AnyRow = Record<string, any>;
+export type AnyDb = Kysely<any>;
 
-/** What `toInsert`/`toUpdate`/`validate` get besides the body. */
+/** What `validate`/`beforeWrite` get besides the body. */
 export interface ResourceContext {
   user: AuthUser | undefined;
   /** The caller's user id or null (for created_by/updated_by). */
@@ -20,60 +25,133 @@ export interface ResourceContext {
   trx: Transaction<any> | Kysely<any>;
 }
 
-export type ResourceDelete = { mode: 'hard' } | { mode: 'soft'; column: string; value: unknown } | false;
+export type ResourceDelete = 'hard' | { soft: string; value?: unknown } | false;
 
-export interface ResourceDefinition<
-  Resp extends z.ZodObject = z.ZodObject,
-  Save extends z.ZodObject = z.ZodObject,
-  Filters extends z.ZodRawShape = Record<never, never>,
-  Row extends AnyRow = AnyRow,
-> {
-  /** Display name used in OpenAPI summaries and messages ("Company"). */
+/** AGENT row scope: the keys of fields holding an agent id, or a function on the list query. */
+export type AgentScope = string | readonly string[] | ((qb: AnyQuery, user: AuthUser | undefined) => AnyQuery);
+
+export interface ResourceFilters<S extends z.ZodRawShape = z.ZodRawShape> {
+  shape: S;
+  apply(qb: AnyQuery, query: z.output<z.ZodObject<S>>): AnyQuery;
+}
+
+/** A resource declared with a field table (kit v2). */
+export interface ResourceDeclaration<F extends FieldTable = FieldTable> {
+  /** Display name for OpenAPI summaries, messages and file names ("Company"). */
   name: string;
   /** '/api/companies' */
-  basePath: string;
-  /** Table written by create/update/delete. */
+  path: string;
+  /** Table written by create/update/delete (and read unless baseQuery says otherwise). */
   table: string;
-  /** Primary key; may be qualified ('c.company_id') when baseQuery aliases the table. Writes use the bare name. */
-  idColumn: string;
-  /** Menu code of every route's permission (READ/CREATE/UPDATE/DELETE, EXPORT or READ for /excel). */
+  /** Alias of the table in queries (default: the table name). */
+  alias?: string;
   menu: string;
   tags?: string[];
   /** Path parameter name (default 'id'). */
   idParam?: string;
-  /** Select list of list/detail/export ('c.company_name', 'g.grade_name as gradeName', ...). */
-  columns: readonly string[];
-  respSchema: Resp;
-  toResp(row: Row): z.input<Resp>;
-  saveSchema: Save;
-  toInsert(body: z.output<Save>, ctx: ResourceContext): AnyRow;
-  toUpdate(body: z.output<Save>, ctx: ResourceContext): AnyRow;
-  /** Extra business checks before create (existing undefined) and update (existing = the row). */
-  validate?(body: z.output<Save>, ctx: ResourceContext, existing?: AnyRow): Promise<void> | void;
-  filters?: {
-    shape: Filters;
-    apply(qb: AnyQuery, query: z.output<z.ZodObject<Filters>>): AnyQuery;
-  };
-  /** API sort field -> column. */
-  sortable: Record<string, string>;
-  /** Column (optionally ' desc') used without sortField. */
-  defaultSort: string;
-  /** searchType -> column; searchKeyword is matched with ILIKE (all columns OR-ed without searchType). */
-  searchable?: Record<string, string>;
-  /** startDate/endDate filter (inclusive days). */
-  dateColumn?: string;
-  /** `status` filter (equality). */
-  statusColumn?: string;
-  /** Optimistic lock column: update bodies must carry `version`; a stale one gives B002. */
-  versionColumn?: string;
-  /** false: no PUT route (create-only resources). */
+  fields: F;
+  /** Field key used without sortField; prefix '-' for descending. Default: the id, descending. */
+  defaultSort?: string;
+  /** Field key filtered by startDate/endDate (inclusive days). */
+  dateFilter?: string;
+  /** Field key filtered by `?status=` (equality). */
+  statusField?: string;
+  agentScope?: AgentScope;
+  /** FROM with joins (alias must be `alias`); the kit adds the field selections. */
+  baseQuery?(db: AnyDb): AnyQuery;
+  filters?: ResourceFilters;
+  /** Business checks before create (existing undefined) and update (existing = the raw row). */
+  validate?(body: AnyRow, ctx: ResourceContext, existing?: AnyRow): Promise<void> | void;
+  /** Adjust the columns about to be written (computed columns, normalisation). */
+  beforeWrite?(values: AnyRow, body: AnyRow, ctx: ResourceContext, existing?: AnyRow): AnyRow | Promise<AnyRow>;
+  /** Custom response on top of the derived one. */
+  mapResponse?(resp: AnyRow, row: AnyRow): AnyRow;
+  create?: false;
   update?: false;
-  /** Default hard delete; false: no DELETE route. Soft-deleted rows disappear from list/detail. */
+  /** Default 'hard'. */
   delete?: ResourceDelete;
-  /** /excel columns; default: every key of respSchema from `toResp`. */
-  exportColumns?: Array<SpreadsheetColumn<Row>>;
   /** Permission of /excel (default 'READ'); false: no /excel route. */
-  exportPerm?: 'EXPORT' | 'READ' | false;
-  /** Base select for list/detail/export (joins); default `db.selectFrom(table)`. */
-  baseQuery?(db: Db): AnyQuery;
+  export?: 'EXPORT' | 'READ' | false;
+  /** Unfiltered lists answer with the planner's row estimate (`totalEstimated: true`). */
+  bigTable?: boolean;
+  /** Extra export columns (on the response object) after the fields'. */
+  exportExtra?: Array<SpreadsheetColumn<AnyRow>>;
+}
+
+export interface ResourceFieldMeta {
+  key: string;
+  kind: string;
+  label: string;
+  enumValues?: readonly string[];
+  codeGroup?: string;
+  filter?: string;
+  sort: boolean;
+  search: boolean;
+  save: boolean;
+  required: boolean;
+  createOnly: boolean;
+  readOnly: boolean;
+  nullable: boolean;
+  masked?: string;
+}
+
+export interface ResourceMeta {
+  name: string;
+  path: string;
+  menu: string;
+  idParam: string;
+  idField: string;
+  service?: string;
+  permissions: Record<'list' | 'detail' | 'create' | 'update' | 'delete' | 'export', { menu: string; perm: PermCode } | null>;
+  fields: ResourceFieldMeta[];
+  defaultSort: string;
+  searchTypes: string[];
+  dateFilter?: string;
+  statusField?: string;
+}
+
+/** What `registerResource` needs; built from a declaration by `defineResource`. */
+export interface Resource<Resp extends AnyRow = AnyRow> {
+  readonly declaration: ResourceDeclaration;
+  readonly name: string;
+  readonly path: string;
+  readonly table: string;
+  readonly menu: string;
+  readonly tags: string[];
+  readonly idParam: string;
+  /** Bare primary-key column for writes; qualified reference for reads. */
+  readonly idColumn: string;
+  readonly idRef: string;
+  readonly versionColumn?: string;
+  readonly schemas: {
+    save: z.ZodObject;
+    update: z.ZodObject;
+    response: z.ZodObject;
+    listQuery: z.ZodObject;
+    exportQuery: z.ZodObject;
+  };
+  /** The base select with every field selected under its key, soft-deleted rows excluded. */
+  select(db: Db): AnyQuery;
+  /** Search, dates, status, field filters, extra filters and the AGENT scope. */
+  applyFilters(qb: AnyQuery, query: AnyRow, user: AuthUser | undefined): AnyQuery;
+  /** Whether the query narrows the rows (exact totals are cheap then). */
+  isFiltered(query: AnyRow, user: AuthUser | undefined): boolean;
+  /** ORDER BY of lists and exports: the requested (whitelisted) sort field or the default. */
+  orderBy(qb: AnyQuery, query: { sortField?: string; sortOrder?: 'ASC' | 'DESC' }): AnyQuery;
+  validate?(body: AnyRow, ctx: ResourceContext, existing?: AnyRow): Promise<void> | void;
+  ops: {
+    create: boolean;
+    update: boolean;
+    delete: { mode: 'hard' } | { mode: 'soft'; column: string; value: unknown } | false;
+    export: 'EXPORT' | 'READ' | false;
+    /** Whether unfiltered lists use the planner's estimate for the total. */
+    estimateTotal: boolean;
+  };
+  /** Export columns read the raw row (v1 definitions) instead of the response object. */
+  exportFromRaw?: boolean;
+  toResp(row: AnyRow, cipher: FieldCipher): Resp;
+  toInsert(body: AnyRow, ctx: ResourceContext): Promise<AnyRow>;
+  toUpdate(body: AnyRow, ctx: ResourceContext, existing: AnyRow): Promise<AnyRow>;
+  exportColumns: Array<SpreadsheetColumn<AnyRow>>;
+  meta: ResourceMeta;
 }

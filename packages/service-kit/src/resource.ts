@@ -1,51 +1,61 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import { z } from 'zod';
-import { AppError, notFound } from './errors.js';
+import { AppError, invalid, notFound } from './errors.js';
 import { envelope, ok, pageResponse } from './envelope.js';
 import { perm } from './guard.js';
-import { listQuery, zId } from './schemas.js';
-import { applySort, paginate } from './paginate.js';
+import { zId } from './schemas.js';
+import { listPage } from './list-page.js';
 import { streamRows } from './cursor.js';
-import { sendSpreadsheet, type SpreadsheetColumn } from './spreadsheet.js';
-import { applyListFilters, bareColumn, baseSelect, type ResourceListQuery } from './resource-query.js';
-import type { AnyRow, ResourceContext, ResourceDefinition } from './resource-types.js';
+import { sendSpreadsheet } from './spreadsheet.js';
+import { todayCompact } from './text.js';
+import { compileResource } from './resource-compile.js';
+import { compileLegacy, isLegacy, type LegacyResourceDefinition } from './resource-legacy.js';
+import { registryOf } from './meta.js';
+import type { FieldTable } from './fields.js';
+import type { AnyDb, AnyRow, Resource, ResourceContext, ResourceDeclaration } from './resource-types.js';
 
-export type { ResourceContext, ResourceDefinition, ResourceDelete } from './resource-types.js';
+export type { ResourceContext, ResourceDeclaration, ResourceDelete, Resource, ResourceMeta, ResourceFieldMeta, AgentScope } from './resource-types.js';
+export type { LegacyResourceDefinition as ResourceDefinition } from './resource-legacy.js';
 
-/** Identity helper that gives a resource definition its types (see ResourceDefinition). */
-export function defineResource<
-  Resp extends z.ZodObject,
-  Save extends z.ZodObject,
-  Filters extends z.ZodRawShape = Record<never, never>,
-  Row extends AnyRow = AnyRow,
->(def: ResourceDefinition<Resp, Save, Filters, Row>): ResourceDefinition<Resp, Save, Filters, Row> {
-  return def;
+/** The response object a field table describes. */
+export type ResponseOf<F extends FieldTable> = { [K in keyof F]: F[K]['_value'] | null };
+
+/**
+ * Declares a resource once: a field table (kit v2) or, while services move over, a v1 definition.
+ * The result carries the derived schemas (`schemas.save/update/response/listQuery`) and mappers
+ * for hand-written routes, and is what `registerResource` takes.
+ */
+export function defineResource<F extends FieldTable>(decl: ResourceDeclaration<F>): Resource<ResponseOf<F>>;
+export function defineResource(def: LegacyResourceDefinition<any, any, any>): Resource;
+export function defineResource(def: ResourceDeclaration | LegacyResourceDefinition<any, any, any>): Resource {
+  return isLegacy(def) ? compileLegacy(def) : compileResource(def as ResourceDeclaration);
 }
 
-function today(): string {
-  return new Date().toISOString().slice(0, 10).replaceAll('-', '');
+/** `If-Match: "3"` or body `version`: the version the client read, if it sent one. */
+function expectedVersion(request: FastifyRequest, body: AnyRow): number | undefined {
+  if (typeof body.version === 'number') return body.version;
+  const header = request.headers['if-match'];
+  if (typeof header !== 'string' || header.trim() === '*') return undefined;
+  const text = header.trim().replace(/^W\//, '').replace(/^"|"$/g, '');
+  const version = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(version)) throw invalid('If-Match', 'must be the quoted version number of the row');
+  return version;
 }
 
 /**
- * Registers list, /excel, detail, create, update and delete for a definition. Every route is
- * guarded by (menu, READ|CREATE|UPDATE|DELETE) and every write is change-logged with before/after.
+ * Registers list, /excel, detail, create, update and delete of a resource. Every route is guarded
+ * by (menu, READ|CREATE|UPDATE|DELETE|EXPORT) and every write is change-logged with before/after.
  */
-export function registerResource(app: FastifyInstance<any, any, any, any, any>, def: ResourceDefinition<any, any, any, any>): void {
+export function registerResource(app: FastifyInstance<any, any, any, any, any>, resource: Resource): void {
   const r = (app as FastifyInstance).withTypeProvider<ZodTypeProvider>();
-  // Tables are named at run time by the definition, so writes go through an untyped Kysely.
-  const db = () => app.db as unknown as Kysely<any>;
-  const idParam = def.idParam ?? 'id';
-  const itemPath = `${def.basePath}/:${idParam}`;
+  const db = () => app.db as unknown as AnyDb;
+  const { idParam, tags, ops } = resource;
+  const itemPath = `${resource.path}/:${idParam}`;
   const params = z.object({ [idParam]: zId });
-  const query = listQuery(Object.keys(def.sortable), def.filters?.shape ?? {});
-  const exportQuery = query.omit({ pageNum: true, pageSize: true });
-  const tags = def.tags ?? [def.name];
-  const writeId = bareColumn(def.idColumn);
-  const softDelete = def.delete && def.delete.mode === 'soft' ? def.delete : undefined;
-  const updateBody = def.versionColumn ? def.saveSchema.extend({ version: z.number().int().min(0) }) : def.saveSchema;
-  const sortOptions = { sortable: def.sortable, defaultSort: def.defaultSort };
+  const softDelete = ops.delete && ops.delete.mode === 'soft' ? ops.delete : undefined;
+  registryOf(app)?.push(resource.meta);
 
   const idOf = (request: FastifyRequest) => (request.params as Record<string, number>)[idParam]!;
   const context = (request: FastifyRequest, trx: ResourceContext['trx']): ResourceContext => ({
@@ -56,45 +66,46 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
     trx,
   });
   const changeLog = (request: FastifyRequest, action: 'CREATE' | 'UPDATE' | 'DELETE', id: unknown, before?: unknown, after?: unknown) =>
-    request.changeLog({ menuCode: def.menu, tableName: def.table, recordId: id as number, action, before, after });
+    request.changeLog({ menuCode: resource.menu, tableName: resource.table, recordId: id as number, action, before, after });
 
   /** The row to update/delete, locked, soft-deleted rows excluded. */
   const lockRow = (trx: ResourceContext['trx'], id: number) => {
-    let qb = trx.selectFrom(def.table).selectAll().where(sql.ref(writeId), '=', id);
-    if (softDelete) qb = qb.where(sql<SqlBool>`${sql.ref(bareColumn(softDelete.column))} is distinct from ${softDelete.value}`);
+    let qb = trx.selectFrom(resource.table).selectAll().where(sql.ref(resource.idColumn), '=', id);
+    if (softDelete) qb = qb.where(sql<SqlBool>`${sql.ref(softDelete.column)} is distinct from ${softDelete.value}`);
     return qb.forUpdate().executeTakeFirst() as Promise<AnyRow | undefined>;
   };
 
   r.get(
-    def.basePath,
+    resource.path,
     {
-      config: perm(def.menu, 'READ'),
-      schema: { tags, summary: `List ${def.name}`, querystring: query, response: { 200: pageResponse(def.respSchema) } },
+      config: perm(resource.menu, 'READ'),
+      schema: { tags, summary: `List ${resource.name}`, querystring: resource.schemas.listQuery, response: { 200: pageResponse(resource.schemas.response) } },
     },
     async (request) => {
-      const q = request.query as ResourceListQuery & { pageNum: number; pageSize: number };
-      const qb = applyListFilters(def, baseSelect(def, app.db), q);
-      const page = await paginate(qb, q as never, sortOptions);
-      return ok({ ...page, list: page.list.map((row) => def.toResp(row)) });
+      const q = request.query as AnyRow & { pageNum: number; pageSize: number };
+      const page = await listPage(app, resource, q, request.user);
+      return ok({ ...page, list: page.list.map((row) => resource.toResp(row, app.cipher)) });
     },
   );
 
-  if (def.exportPerm !== false) {
-    const columns: Array<SpreadsheetColumn<AnyRow>> =
-      def.exportColumns ?? Object.keys(def.respSchema.shape).map((key) => ({ header: key, key, value: (resp: AnyRow) => resp[key] }));
+  if (ops.export !== false) {
     r.get(
-      `${def.basePath}/excel`,
+      `${resource.path}/excel`,
       {
-        config: perm(def.menu, def.exportPerm ?? 'READ'),
-        schema: { tags, summary: `Export ${def.name} (xlsx)`, querystring: exportQuery },
+        config: perm(resource.menu, ops.export),
+        schema: { tags, summary: `Export ${resource.name} (xlsx, same filters as the list)`, querystring: resource.schemas.exportQuery },
       },
       async (request, reply: FastifyReply) => {
-        const q = request.query as ResourceListQuery;
-        const qb = applySort(applyListFilters(def, baseSelect(def, app.db), q), q as never, sortOptions);
+        const q = request.query as AnyRow;
+        const qb = resource.orderBy(resource.applyFilters(resource.select(app.db), q, request.user), q as { sortField?: string });
         const rows = streamRows<AnyRow>(app.pool, qb.compile());
-        // Default columns read the response shape; explicit exportColumns read the raw row.
-        const mapped = def.exportColumns ? rows : mapRows(rows, (row) => def.toResp(row) as AnyRow);
-        return sendSpreadsheet(reply, { fileName: `${def.name}-${today()}.xlsx`, sheetName: def.name, columns, rows: mapped });
+        const mapped = resource.exportFromRaw ? rows : mapRows(rows, (row) => resource.toResp(row, app.cipher));
+        return sendSpreadsheet(reply, {
+          fileName: `${resource.name}-${todayCompact()}.xlsx`,
+          sheetName: resource.name,
+          columns: resource.exportColumns,
+          rows: mapped,
+        });
       },
     );
   }
@@ -102,95 +113,113 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
   r.get(
     itemPath,
     {
-      config: perm(def.menu, 'READ'),
-      schema: { tags, summary: `Get ${def.name}`, params, response: { 200: envelope(def.respSchema) } },
+      config: perm(resource.menu, 'READ'),
+      schema: { tags, summary: `Get ${resource.name}`, params, response: { 200: envelope(resource.schemas.response) } },
     },
-    async (request) => {
+    async (request, reply) => {
       const id = idOf(request);
-      const row = await baseSelect(def, app.db).where(sql.ref(def.idColumn), '=', id).executeTakeFirst();
-      if (!row) throw notFound(`${def.name} ${id}`);
-      return ok(def.toResp(row));
+      const base = resource.applyFilters(resource.select(app.db), {}, request.user);
+      const row = await base.where(sql.ref(resource.idRef), '=', id).executeTakeFirst();
+      if (!row) throw notFound(`${resource.name} ${id}`);
+      const resp = resource.toResp(row, app.cipher);
+      if (typeof resp.version === 'number') void reply.header('etag', `"${resp.version}"`);
+      return ok(resp);
     },
   );
 
-  r.post(
-    def.basePath,
-    {
-      config: perm(def.menu, 'CREATE'),
-      schema: { tags, summary: `Create ${def.name}`, body: def.saveSchema, response: { 200: envelope(z.object({ id: z.number() })) } },
-    },
-    async (request) => {
-      const body = request.body as AnyRow;
-      const created = await db().transaction().execute(async (trx) => {
-        const ctx = context(request, trx);
-        await def.validate?.(body, ctx);
-        return (await trx.insertInto(def.table).values(def.toInsert(body, ctx)).returningAll().executeTakeFirstOrThrow()) as AnyRow;
-      });
-      const id = Number(created[writeId]);
-      changeLog(request, 'CREATE', id, undefined, created);
-      return ok({ id });
-    },
-  );
+  if (ops.create) {
+    r.post(
+      resource.path,
+      {
+        config: perm(resource.menu, 'CREATE'),
+        schema: {
+          tags,
+          summary: `Create ${resource.name}`,
+          body: resource.schemas.save,
+          response: { 200: envelope(z.object({ id: z.number() })) },
+        },
+      },
+      async (request) => {
+        const body = request.body as AnyRow;
+        const created = await db()
+          .transaction()
+          .execute(async (trx) => {
+            const ctx = context(request, trx);
+            await resource.validate?.(body, ctx);
+            const values = await resource.toInsert(body, ctx);
+            return (await trx.insertInto(resource.table).values(values).returningAll().executeTakeFirstOrThrow()) as AnyRow;
+          });
+        const id = Number(created[resource.idColumn]);
+        changeLog(request, 'CREATE', id, undefined, created);
+        return ok({ id });
+      },
+    );
+  }
 
-  if (def.update !== false) r.put(
-    itemPath,
-    {
-      config: perm(def.menu, 'UPDATE'),
-      schema: { tags, summary: `Update ${def.name}`, params, body: updateBody, response: { 200: envelope() } },
-    },
-    async (request) => {
-      const id = idOf(request);
-      const body = request.body as AnyRow;
-      const { before, after } = await db().transaction().execute(async (trx) => {
-        const existing = await lockRow(trx, id);
-        if (!existing) throw notFound(`${def.name} ${id}`);
-        if (def.versionColumn && Number(existing[bareColumn(def.versionColumn)]) !== body.version) {
-          throw new AppError('RULE_VERSION_CONFLICT');
-        }
-        const ctx = context(request, trx);
-        await def.validate?.(body, ctx, existing);
-        const values: AnyRow = { ...def.toUpdate(body, ctx) };
-        if (def.versionColumn) {
-          const version = bareColumn(def.versionColumn);
-          values[version] = sql`${sql.ref(version)} + 1`;
-        }
-        const updated = (await trx
-          .updateTable(def.table)
-          .set(values)
-          .where(sql.ref(writeId), '=', id)
-          .returningAll()
-          .executeTakeFirstOrThrow()) as AnyRow;
-        return { before: existing, after: updated };
-      });
-      changeLog(request, 'UPDATE', id, before, after);
-      return ok();
-    },
-  );
-
-  if (def.delete !== false) {
-    r.delete(
+  if (ops.update) {
+    r.put(
       itemPath,
       {
-        config: perm(def.menu, 'DELETE'),
-        schema: { tags, summary: `Delete ${def.name}`, params, response: { 200: envelope() } },
+        config: perm(resource.menu, 'UPDATE'),
+        schema: { tags, summary: `Update ${resource.name}`, params, body: resource.schemas.update, response: { 200: envelope() } },
       },
       async (request) => {
         const id = idOf(request);
-        const { before, after } = await db().transaction().execute(async (trx) => {
-          const existing = await lockRow(trx, id);
-          if (!existing) throw notFound(`${def.name} ${id}`);
-          if (!softDelete) {
-            await trx.deleteFrom(def.table).where(sql.ref(writeId), '=', id).execute();
-            return { before: existing, after: undefined };
-          }
-          const updated = (await trx
-            .updateTable(def.table)
-            .set({ [bareColumn(softDelete.column)]: softDelete.value })
-            .where(sql.ref(writeId), '=', id)
-            .returningAll()
-            .executeTakeFirstOrThrow()) as AnyRow;
-          return { before: existing, after: updated };
-        });
+        const body = request.body as AnyRow;
+        const expected = resource.versionColumn ? expectedVersion(request, body) : undefined;
+        const { before, after } = await db()
+          .transaction()
+          .execute(async (trx) => {
+            const existing = await lockRow(trx, id);
+            if (!existing) throw notFound(`${resource.name} ${id}`);
+            const version = resource.versionColumn;
+            if (version && expected !== undefined && Number(existing[version]) !== expected) {
+              throw new AppError('RULE_VERSION_CONFLICT');
+            }
+            const ctx = context(request, trx);
+            await resource.validate?.(body, ctx, existing);
+            const values: AnyRow = { ...(await resource.toUpdate(body, ctx, existing)) };
+            if (version) values[version] = sql`${sql.ref(version)} + 1`;
+            const updated = (await trx
+              .updateTable(resource.table)
+              .set(values)
+              .where(sql.ref(resource.idColumn), '=', id)
+              .returningAll()
+              .executeTakeFirstOrThrow()) as AnyRow;
+            return { before: existing, after: updated };
+          });
+        changeLog(request, 'UPDATE', id, before, after);
+        return ok();
+      },
+    );
+  }
+
+  if (ops.delete) {
+    r.delete(
+      itemPath,
+      {
+        config: perm(resource.menu, 'DELETE'),
+        schema: { tags, summary: `Delete ${resource.name}`, params, response: { 200: envelope() } },
+      },
+      async (request) => {
+        const id = idOf(request);
+        const { before, after } = await db()
+          .transaction()
+          .execute(async (trx) => {
+            const existing = await lockRow(trx, id);
+            if (!existing) throw notFound(`${resource.name} ${id}`);
+            if (!softDelete) {
+              await trx.deleteFrom(resource.table).where(sql.ref(resource.idColumn), '=', id).execute();
+              return { before: existing, after: undefined };
+            }
+            const updated = (await trx
+              .updateTable(resource.table)
+              .set({ [softDelete.column]: softDelete.value })
+              .where(sql.ref(resource.idColumn), '=', id)
+              .returningAll()
+              .executeTakeFirstOrThrow()) as AnyRow;
+            return { before: existing, after: updated };
+          });
         changeLog(request, 'DELETE', id, before, after);
         return ok();
       },

@@ -8,6 +8,18 @@ import { createTestDatabase } from '@csp/db/testing';
 import { loadServiceConfig, type ServiceConfig } from './config.js';
 import { signAccessToken, type AuthUser } from './auth.js';
 
+export { compareOpenApi, type BreakingChange, type BreakingKind } from './openapi-contract.js';
+export {
+  fuzzOpenApi,
+  formatFuzzReport,
+  type FuzzOptions,
+  type FuzzReport,
+  type FuzzFailure,
+  type FuzzOperationReport,
+  type FuzzRequest,
+  type FuzzTarget,
+} from './fuzz.js';
+
 /** The JWT secret test contexts sign with (48 bytes). */
 export const TEST_JWT_SECRET = 'test-jwt-secret-for-integration-tests-0123456789';
 export const TEST_ENCRYPT_KEY = 'test-encrypt-key-0123456789abcde';

@@ -1,0 +1,383 @@
+import { sql, type RawBuilder } from 'kysely';
+import { z } from 'zod';
+import { isoDate, isoTimestamp, money, rate, zDate, zId, zMoney, zRate, zSettleMonth } from './schemas.js';
+
+/**
+ * The field table of a resource (kit v2): every field is named once, with its kind, validation
+ * and flags; schemas, select list, mapping, filters, export and metadata are derived from it.
+ */
+
+export type FieldKind =
+  | 'id'
+  | 'int'
+  | 'ref'
+  | 'text'
+  | 'code'
+  | 'enum'
+  | 'money'
+  | 'rate'
+  | 'date'
+  | 'month'
+  | 'timestamp'
+  | 'bool'
+  | 'json'
+  | 'phone'
+  | 'email'
+  | 'version';
+
+/** Kinds a computed or joined field can have. */
+export type ValueKind = Exclude<FieldKind, 'id' | 'version'>;
+
+export type MaskKind = 'name' | 'phone' | 'residentNo' | 'accountNo' | 'email';
+export type FilterMode = 'eq' | 'range' | 'in';
+export type AuditRole = 'createdAt' | 'updatedAt' | 'createdBy' | 'updatedBy';
+
+export interface TextOptions {
+  min?: number;
+  max?: number;
+  pattern?: RegExp;
+  patternMessage?: string;
+}
+
+export interface NumberOptions {
+  min?: number;
+  max?: number;
+}
+
+/** Where the value comes from: a column of the resource's table, a SQL expression, or a join. */
+export type FieldSource =
+  | { type: 'column'; column?: string }
+  | { type: 'computed'; expr: RawBuilder<unknown> }
+  | { type: 'joined'; ref: string }
+  | { type: 'codeName'; groupCode: string; field: string };
+
+export interface FieldSpec {
+  kind: FieldKind;
+  source: FieldSource;
+  text?: TextOptions;
+  number?: NumberOptions;
+  enumValues?: readonly string[];
+  jsonSchema?: z.ZodType;
+  /** In the save body: optional (nullable) or required. */
+  save?: 'optional' | 'required';
+  saveDefault?: unknown;
+  createOnly?: boolean;
+  /** Response nullability (default: nullable unless required, id, version, bool or audit). */
+  nullable?: boolean;
+  sort?: boolean;
+  search?: boolean;
+  filter?: FilterMode;
+  label?: string;
+  description?: string;
+  export?: false | { label?: string; width?: number };
+  masked?: MaskKind;
+  encrypted?: boolean;
+  hidden?: boolean;
+  refine?: (schema: z.ZodType) => z.ZodType;
+  audit?: AuditRole;
+}
+
+/** One field of a field table. Every flag returns the field so declarations chain. */
+export class Field<T = unknown> {
+  declare readonly _value: T;
+  constructor(readonly spec: FieldSpec) {}
+
+  private with(patch: Partial<FieldSpec>): this {
+    Object.assign(this.spec, patch);
+    return this;
+  }
+
+  /** The column when it differs from the snake_case of the key. */
+  column(name: string): this {
+    if (this.spec.source.type !== 'column') throw new Error('column() applies to stored fields only');
+    return this.with({ source: { type: 'column', column: name } });
+  }
+  /** In the save body, optional (absent -> null, or the default). */
+  save(options?: { default?: unknown }): this {
+    return this.with({ save: 'optional', saveDefault: options?.default });
+  }
+  /** In the save body and required. */
+  required(): this {
+    return this.with({ save: 'required' });
+  }
+  /** In the create body only (not changeable by update). */
+  createOnly(): this {
+    return this.with({ createOnly: true, save: this.spec.save ?? 'optional' });
+  }
+  nullable(nullable = true): this {
+    return this.with({ nullable });
+  }
+  sort(): this {
+    return this.with({ sort: true });
+  }
+  search(): this {
+    return this.with({ search: true });
+  }
+  filter(mode: FilterMode = 'eq'): this {
+    return this.with({ filter: mode });
+  }
+  label(text: string): this {
+    return this.with({ label: text });
+  }
+  describe(text: string): this {
+    return this.with({ description: text });
+  }
+  export(options: false | { label?: string; width?: number }): this {
+    return this.with({ export: options });
+  }
+  masked(kind: MaskKind): this {
+    return this.with({ masked: kind });
+  }
+  encrypted(): this {
+    return this.with({ encrypted: true });
+  }
+  /** Never in responses or exports (e.g. a hash). */
+  hidden(): this {
+    return this.with({ hidden: true, export: false });
+  }
+  /** Extra zod on the save schema (refinements, transforms). */
+  refine(refine: (schema: z.ZodType) => z.ZodType): this {
+    return this.with({ refine });
+  }
+}
+
+const column = (kind: FieldKind, extra: Partial<FieldSpec> = {}): FieldSpec => ({ kind, source: { type: 'column' }, ...extra });
+
+const CODE_PATTERN = /^[A-Za-z0-9_-]+$/;
+const PHONE_PATTERN = /^\d{2,3}-?\d{3,4}-?\d{4}$/;
+
+/** The field builder. */
+export const f = {
+  id: () => new Field<number>(column('id', { nullable: false, sort: true })),
+  int: (options: NumberOptions = {}) => new Field<number>(column('int', { number: options })),
+  ref: () => new Field<number>(column('ref')),
+  text: (options: TextOptions = {}) => new Field<string>(column('text', { text: options })),
+  code: (options: TextOptions = {}) =>
+    new Field<string>(column('code', { text: { pattern: CODE_PATTERN, patternMessage: 'letters, digits, _ and - only', ...options } })),
+  enum: <const V extends readonly [string, ...string[]]>(values: V) => new Field<V[number]>(column('enum', { enumValues: values })),
+  money: () => new Field<string>(column('money')),
+  rate: () => new Field<string>(column('rate')),
+  date: () => new Field<string>(column('date')),
+  month: () => new Field<string>(column('month')),
+  timestamp: () => new Field<string>(column('timestamp')),
+  bool: () => new Field<boolean>(column('bool', { nullable: false })),
+  json: (schema?: z.ZodType) => new Field<unknown>(column('json', { jsonSchema: schema })),
+  phone: () => new Field<string>(column('phone', { text: { max: 20, pattern: PHONE_PATTERN, patternMessage: 'must be a phone number' } })),
+  email: () => new Field<string>(column('email', { text: { max: 200 } })),
+  version: () => new Field<number>(column('version', { nullable: false })),
+  createdAt: () => new Field<string>(column('timestamp', { audit: 'createdAt', nullable: false, label: 'Created at' })),
+  updatedAt: () => new Field<string>(column('timestamp', { audit: 'updatedAt', nullable: false, label: 'Updated at' })),
+  createdBy: () => new Field<number>(column('int', { audit: 'createdBy', export: false })),
+  updatedBy: () => new Field<number>(column('int', { audit: 'updatedBy', export: false })),
+  /** Read-only SQL expression (may reference the resource's alias). */
+  computed: <K extends ValueKind>(expr: RawBuilder<unknown>, kind: K) =>
+    new Field<KindValue<K>>({ kind, source: { type: 'computed', expr } }),
+  /** A column of the joins of `baseQuery` ('g.grade_name'). */
+  joined: <K extends ValueKind>(ref: string, kind: K) => new Field<KindValue<K>>({ kind, source: { type: 'joined', ref } }),
+  /** The common_code name of another field's value (group `groupCode`). */
+  codeName: (groupCode: string, field: string) =>
+    new Field<string>({ kind: 'text', source: { type: 'codeName', groupCode, field } }),
+};
+
+export type KindValue<K extends FieldKind> = K extends 'id' | 'int' | 'ref' | 'version'
+  ? number
+  : K extends 'bool'
+    ? boolean
+    : K extends 'json'
+      ? unknown
+      : string;
+
+export type FieldTable = Record<string, Field<any>>;
+
+export function snakeCase(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+export function isStored(spec: FieldSpec): spec is FieldSpec & { source: { type: 'column'; column?: string } } {
+  return spec.source.type === 'column';
+}
+
+export function columnOf(key: string, spec: FieldSpec): string {
+  return isStored(spec) ? (spec.source.column ?? snakeCase(key)) : snakeCase(key);
+}
+
+export function isNullable(spec: FieldSpec): boolean {
+  if (spec.nullable !== undefined) return spec.nullable;
+  return spec.save !== 'required';
+}
+
+// ---- schemas ---------------------------------------------------------------------------------
+
+function textSchema(options: TextOptions = {}): z.ZodType {
+  let s = z.string().trim();
+  if (options.min !== undefined) s = s.min(options.min);
+  if (options.max !== undefined) s = s.max(options.max);
+  if (options.pattern) s = s.regex(options.pattern, options.patternMessage);
+  return s;
+}
+
+function intSchema(options: NumberOptions = {}): z.ZodType {
+  let s = z.number().int();
+  if (options.min !== undefined) s = s.min(options.min);
+  if (options.max !== undefined) s = s.max(options.max);
+  return s;
+}
+
+/** The zod type a save body accepts for a field. */
+export function saveSchemaOf(spec: FieldSpec): z.ZodType {
+  let s: z.ZodType;
+  switch (spec.kind) {
+    case 'id':
+    case 'ref':
+      s = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+      break;
+    case 'int':
+    case 'version':
+      s = intSchema(spec.number);
+      break;
+    case 'text':
+    case 'code':
+    case 'phone':
+      s = textSchema({ min: spec.save === 'required' ? 1 : undefined, ...spec.text });
+      break;
+    case 'email':
+      s = z.string().trim().max(spec.text?.max ?? 200).pipe(z.email());
+      break;
+    case 'enum':
+      s = z.enum(spec.enumValues as [string, ...string[]]);
+      break;
+    case 'money':
+      s = zMoney;
+      break;
+    case 'rate':
+      s = zRate;
+      break;
+    case 'date':
+      s = zDate;
+      break;
+    case 'month':
+      s = zSettleMonth;
+      break;
+    case 'timestamp':
+      s = z.iso.datetime({ offset: true });
+      break;
+    case 'bool':
+      s = z.boolean();
+      break;
+    case 'json':
+      s = spec.jsonSchema ?? z.unknown();
+      break;
+  }
+  if (spec.refine) s = spec.refine(s);
+  if (spec.save === 'required') return s;
+  if (spec.saveDefault !== undefined) return s.default(spec.saveDefault as never);
+  return s.nullable().optional();
+}
+
+/** The zod type of a field in responses. */
+export function responseSchemaOf(spec: FieldSpec): z.ZodType {
+  let s: z.ZodType;
+  switch (spec.kind) {
+    case 'id':
+    case 'int':
+    case 'ref':
+    case 'version':
+      s = z.number().int();
+      break;
+    case 'bool':
+      s = z.boolean();
+      break;
+    case 'enum':
+      s = spec.masked ? z.string() : z.enum(spec.enumValues as [string, ...string[]]);
+      break;
+    case 'json':
+      s = spec.jsonSchema ?? z.unknown();
+      break;
+    default:
+      s = z.string();
+  }
+  if (spec.description) s = s.describe(spec.description);
+  return isNullable(spec) ? s.nullable() : s;
+}
+
+/** The zod type of an equality filter value in a query string. */
+export function querySchemaOf(spec: FieldSpec): z.ZodType {
+  switch (spec.kind) {
+    case 'id':
+    case 'ref':
+      return zId;
+    case 'int':
+    case 'version':
+      return z.coerce.number().int();
+    case 'bool':
+      return z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
+    case 'enum':
+      return z.enum(spec.enumValues as [string, ...string[]]);
+    case 'money':
+      return zMoney;
+    case 'rate':
+      return zRate;
+    case 'date':
+      return zDate;
+    case 'month':
+      return zSettleMonth;
+    case 'timestamp':
+      return zDate;
+    default:
+      return z.string().max(200);
+  }
+}
+
+// ---- values ----------------------------------------------------------------------------------
+
+/** A database value as the response carries it (before masking). */
+export function formatValue(spec: FieldSpec, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (spec.kind) {
+    case 'id':
+    case 'int':
+    case 'ref':
+    case 'version':
+      return Number(value);
+    case 'money':
+      return money(value as string);
+    case 'rate':
+      return rate(value as string);
+    case 'date':
+      return isoDate(value as string);
+    case 'timestamp':
+      return isoTimestamp(value as string);
+    case 'bool':
+      return Boolean(value);
+    case 'json':
+      return value;
+    default:
+      return String(value);
+  }
+}
+
+/** A save-body value as the column takes it. */
+export function storeValue(spec: FieldSpec, value: unknown): unknown {
+  if (value === undefined) return null;
+  if (spec.kind === 'json' && value !== null) return JSON.stringify(value);
+  return value;
+}
+
+/** The SQL expression of a field for select, sort, search and filters. */
+export function exprOf(key: string, spec: FieldSpec, alias: string, fields: FieldTable): RawBuilder<unknown> {
+  const source = spec.source;
+  switch (source.type) {
+    case 'column':
+      return sql.ref(`${alias}.${columnOf(key, spec)}`);
+    case 'computed':
+      return source.expr;
+    case 'joined':
+      return sql.ref(source.ref);
+    case 'codeName': {
+      const target = fields[source.field];
+      if (!target) throw new Error(`codeName: unknown field ${source.field}`);
+      const code = exprOf(source.field, target.spec, alias, fields);
+      return sql`(select cc.code_name from common_code cc where cc.group_code = ${source.groupCode} and cc.code = ${code}::text)`;
+    }
+  }
+}
