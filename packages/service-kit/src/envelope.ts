@@ -16,6 +16,7 @@ export interface PageResponse<T> {
   pageSize: number;
   pages: number;
   total: number;
+  totalEstimated?: boolean;
 }
 
 /** An envelope that certainly carries `data` (what `ok(data)` returns). */
@@ -69,6 +70,8 @@ export function pageSchema<T extends z.ZodType>(item: T) {
     pageSize: z.number().int(),
     pages: z.number().int(),
     total: z.number().int(),
+    /** Set when `total` is the planner's estimate (an unfiltered list of a big table). */
+    totalEstimated: z.boolean().optional(),
   });
 }
 
