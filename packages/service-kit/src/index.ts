@@ -63,6 +63,8 @@ export {
   type ResourceFieldMeta,
   type AgentScope,
 } from './resource.js';
+export type { AnyQuery, AnyRow, AnyDb, ResourceFilters } from './resource-types.js';
+export type { LegacyResourceDefinition } from './resource-legacy.js';
 export { f, Field, type FieldKind, type FieldTable, type MaskKind, type FilterMode } from './fields.js';
 export { listPage, type ListPage } from './list-page.js';
 export { resourceMetaSchema } from './meta.js';

@@ -12,7 +12,12 @@ import type { AnyDb, AnyQuery, AnyRow, Resource, ResourceContext, ResourceDeclar
  * The kit v1 resource shape (hand-written schemas and mappers). Kept only while services move to
  * field tables; compiled into the same `Resource` the routes use.
  */
-export interface LegacyResourceDefinition<Resp extends z.ZodObject = z.ZodObject, Save extends z.ZodObject = z.ZodObject, Row extends AnyRow = AnyRow> {
+export interface LegacyResourceDefinition<
+  Resp extends z.ZodObject = z.ZodObject,
+  Save extends z.ZodObject = z.ZodObject,
+  Filters extends z.ZodRawShape = Record<never, never>,
+  Row extends AnyRow = AnyRow,
+> {
   name: string;
   basePath: string;
   table: string;
@@ -27,7 +32,7 @@ export interface LegacyResourceDefinition<Resp extends z.ZodObject = z.ZodObject
   toInsert(body: z.output<Save>, ctx: ResourceContext): AnyRow;
   toUpdate(body: z.output<Save>, ctx: ResourceContext): AnyRow;
   validate?(body: z.output<Save>, ctx: ResourceContext, existing?: AnyRow): Promise<void> | void;
-  filters?: { shape: z.ZodRawShape; apply(qb: AnyQuery, query: any): AnyQuery };
+  filters?: { shape: Filters; apply(qb: AnyQuery, query: z.output<z.ZodObject<Filters>>): AnyQuery };
   sortable: Record<string, string>;
   defaultSort: string;
   searchable?: Record<string, string>;
@@ -41,7 +46,7 @@ export interface LegacyResourceDefinition<Resp extends z.ZodObject = z.ZodObject
   baseQuery?(db: Db): AnyQuery;
 }
 
-export function isLegacy(def: object): def is LegacyResourceDefinition<any, any, any> {
+export function isLegacy(def: object): def is LegacyResourceDefinition<any, any, any, any> {
   return 'basePath' in def && 'toResp' in def;
 }
 
@@ -49,7 +54,7 @@ function bare(column: string): string {
   return column.slice(column.lastIndexOf('.') + 1);
 }
 
-export function compileLegacy(def: LegacyResourceDefinition<any, any, any>): Resource {
+export function compileLegacy<D extends LegacyResourceDefinition<any, any, any, any>>(def: D): Omit<D, keyof Resource> & Resource {
   const softDelete = def.delete && def.delete.mode === 'soft' ? def.delete : undefined;
   const listQ = listQuery(Object.keys(def.sortable), def.filters?.shape ?? {});
   const select = (db: Db): AnyQuery => {
@@ -79,7 +84,7 @@ export function compileLegacy(def: LegacyResourceDefinition<any, any, any>): Res
       if (query.endDate) qb = qb.where(sql<SqlBool>`${column} < ${query.endDate}::date + 1`);
     }
     if (def.statusColumn && query.status) qb = qb.where(sql<SqlBool>`${sql.ref(def.statusColumn)} = ${query.status}`);
-    if (def.filters) qb = def.filters.apply(qb, query);
+    if (def.filters) qb = def.filters.apply(qb, query as never);
     return qb;
   };
   const direction = def.defaultSort.trim().split(/\s+/)[1];
@@ -114,7 +119,7 @@ export function compileLegacy(def: LegacyResourceDefinition<any, any, any>): Res
     defaultSort: direction?.toLowerCase() === 'desc' ? `-${meta_id(def)}` : meta_id(def),
     searchTypes: Object.keys(def.searchable ?? {}),
   };
-  return {
+  const compiled: Resource = {
     declaration: { legacy: true } as unknown as ResourceDeclaration,
     name: def.name,
     path: def.basePath,
@@ -151,8 +156,10 @@ export function compileLegacy(def: LegacyResourceDefinition<any, any, any>): Res
     exportColumns,
     meta,
   };
+  // The v1 properties stay readable (baseQuery, columns, ...) for the routes that still use them.
+  return Object.assign({}, def, compiled);
 }
 
-function meta_id(def: LegacyResourceDefinition<any, any, any>): string {
+function meta_id(def: LegacyResourceDefinition<any, any, any, any>): string {
   return Object.keys(def.respSchema.shape)[0] ?? 'id';
 }

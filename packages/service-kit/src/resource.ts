@@ -28,8 +28,13 @@ export type ResponseOf<F extends FieldTable> = { [K in keyof F]: F[K]['_value'] 
  * for hand-written routes, and is what `registerResource` takes.
  */
 export function defineResource<F extends FieldTable>(decl: ResourceDeclaration<F>): Resource<ResponseOf<F>>;
-export function defineResource(def: LegacyResourceDefinition<any, any, any>): Resource;
-export function defineResource(def: ResourceDeclaration | LegacyResourceDefinition<any, any, any>): Resource {
+export function defineResource<
+  Resp extends z.ZodObject,
+  Save extends z.ZodObject,
+  Filters extends z.ZodRawShape = Record<never, never>,
+  Row extends AnyRow = AnyRow,
+>(def: LegacyResourceDefinition<Resp, Save, Filters, Row>): Omit<LegacyResourceDefinition<Resp, Save, Filters, Row>, keyof Resource> & Resource;
+export function defineResource(def: ResourceDeclaration | LegacyResourceDefinition<any, any, any, any>): Resource {
   return isLegacy(def) ? compileLegacy(def) : compileResource(def as ResourceDeclaration);
 }
 

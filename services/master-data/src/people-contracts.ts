@@ -2,7 +2,7 @@ import { registerResource, type ServiceApp, type ZodTypeProvider } from '@csp/se
 import { registerOrgRoutes } from './orgs/org-routes.js';
 import { registerGradeRoutes } from './grades/grade-routes.js';
 import { registerAgentRoutes } from './agents/agent-routes.js';
-import { registerCompanyRoutes } from './companies/company-routes.js';
+import { registerCompanyRoutes } from './companies/companies.routes.js';
 import { productResource } from './products/product-resource.js';
 import { registerContractRoutes } from './contracts/contract-routes.js';
 import { registerSuccessionRoutes } from './successions/succession-routes.js';

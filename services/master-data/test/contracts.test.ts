@@ -126,11 +126,10 @@ describe('contracts', () => {
     expect(res.body.code).toBe('B009');
   });
 
-  it('update requires the current version: a stale one is B002, the current one bumps it', async () => {
+  it('update takes an optional version (spec 2.1): without one it succeeds and bumps it, a stale one is B002', async () => {
     const body = { agentId, productId: p1.productId, policyNo: 'POL-0001', premium: '200000', contractDate: '2024-01-15' };
     const missing = await a.put(`/api/contracts/${contractId}`, body);
-    expect(missing.body).toMatchObject({ code: 'E411', data: { errors: [{ field: 'version' }] } });
-    expect((await a.put(`/api/contracts/${contractId}`, { ...body, version: 0 })).body.code).toBe('0000');
+    expect(missing.body.code).toBe('0000');
     const stale = await a.put(`/api/contracts/${contractId}`, { ...body, premium: '1', version: 0 });
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe('B002');

@@ -19,7 +19,7 @@ beforeAll(async () => {
       app.addHook('onRoute', (r) => {
         const methods = Array.isArray(r.method) ? r.method : [r.method];
         for (const m of methods) {
-          if (m === 'HEAD' || !r.url.startsWith('/api/') || r.url === '/api/health') continue;
+          if (m === 'HEAD' || !r.url.startsWith('/api/') || r.url === '/api/health' || r.url === '/api/meta/resources') continue;
           const p = r.config?.permission;
           seen.push({ route: `${m} ${r.url}`, access: p ? `${p.menu} ${p.perm}` : String(r.config?.access) });
         }

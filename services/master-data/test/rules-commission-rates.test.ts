@@ -98,8 +98,9 @@ describe('commission rates', () => {
     expect(stale.body).toMatchObject({ success: false, code: 'B002' });
     expect((await a.get(`${BASE}/${id}`)).body.data.ratePct).toBe('9');
 
+    // The version is optional (spec 2.1): an update without one is accepted.
     const missing = await a.put(`${BASE}/${id}`, body);
-    expect(missing.body.code).toBe('E411');
+    expect(missing.body.code).toBe('0000');
   });
 
   it('revise closes the row and inserts the next version; lookup returns the old rate before and the new after', async () => {

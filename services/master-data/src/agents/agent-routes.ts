@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  action,
   applySort,
   envelope,
   maskAccountNo,
@@ -199,7 +200,8 @@ export async function registerAgentRoutes(app: ServiceApp): Promise<void> {
     },
   );
 
-  app.put(
+  action(
+    app,
     '/api/agents/:id/move',
     {
       config: perm(MENU, 'UPDATE'),
@@ -213,7 +215,8 @@ export async function registerAgentRoutes(app: ServiceApp): Promise<void> {
     },
   );
 
-  app.put(
+  action(
+    app,
     '/api/agents/:id/retire',
     {
       config: perm(MENU, 'UPDATE'),

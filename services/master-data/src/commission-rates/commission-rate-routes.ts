@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope, ok, perm, registerResource, zDate, zId, type ServiceApp } from '@csp/service-kit';
+import { action, envelope, ok, perm, registerResource, zDate, zId, type ServiceApp } from '@csp/service-kit';
 import {
   commissionRateResource,
   commissionRateResp,
@@ -74,7 +74,8 @@ export async function registerCommissionRateRoutes(app: ServiceApp): Promise<voi
     },
   );
 
-  app.post(
+  action(
+    app,
     '/api/rules/commission-rates/:id/revise',
     {
       config: perm(MENU_COMMISSION, 'CREATE'),

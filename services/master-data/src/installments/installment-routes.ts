@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  action,
   applySort,
   envelope,
   moneyColumn,
@@ -113,7 +114,8 @@ export async function registerInstallmentRoutes(app: ServiceApp): Promise<void> 
     async (request) => ok(await generatePlan(db, request, request.body)),
   );
 
-  app.put(
+  action(
+    app,
     '/api/installment-plans/:id/status',
     {
       config: perm(MENU_INSTALLMENT_PLAN, 'UPDATE'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope, ok, perm, registerResource, zDate, zId, type ServiceApp } from '@csp/service-kit';
+import { action, envelope, ok, perm, registerResource, zDate, zId, type ServiceApp } from '@csp/service-kit';
 import { lookupPayoutRate } from '@csp/domain';
 import { reviseBase, reviseResult, reviseRule } from '../commission-rates/rule-revision.js';
 import { today, zNonNegativeRate } from '../rule-support.js';
@@ -74,7 +74,8 @@ export async function registerPayoutRuleRoutes(app: ServiceApp): Promise<void> {
     },
   );
 
-  app.post(
+  action(
+    app,
     '/api/rules/payout/:id/revise',
     {
       config: perm(MENU_PAYOUT, 'CREATE'),

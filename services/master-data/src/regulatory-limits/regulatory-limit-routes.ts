@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope, notFound, ok, perm, registerResource, zId, type ServiceApp } from '@csp/service-kit';
+import { action, envelope, notFound, ok, perm, registerResource, zId, type ServiceApp } from '@csp/service-kit';
 import { rulesDb } from '../rule-support.js';
 import { checkContractLimits, contractLimitCheckReq, contractLimitCheckResp } from './contract-limit-check.js';
 import { MENU_REGULATORY, regulatoryLimitResource } from './regulatory-limit-resource.js';
@@ -11,7 +11,8 @@ export async function registerRegulatoryLimitRoutes(app: ServiceApp): Promise<vo
   const db = rulesDb(app);
 
   /** Deactivation instead of delete; an inactive limit stays inactive and nothing is logged. */
-  app.put(
+  action(
+    app,
     '/api/regulatory-limits/:id/deactivate',
     {
       config: perm(MENU_REGULATORY, 'UPDATE'),

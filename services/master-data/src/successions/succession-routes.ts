@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  action,
   applySort,
   envelope,
   isoTimestamp,
@@ -117,7 +118,8 @@ export async function registerSuccessionRoutes(app: ServiceApp): Promise<void> {
     },
   );
 
-  app.put(
+  action(
+    app,
     `${BASE}/:id/cancel`,
     {
       config: perm(MENU, 'UPDATE'),

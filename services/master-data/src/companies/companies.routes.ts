@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { envelope, notFound, ok, perm, registerResource, zId, type ServiceApp } from '@csp/service-kit';
+import { action, envelope, notFound, ok, perm, registerResource, zId, type ServiceApp } from '@csp/service-kit';
 import { mdDb } from '../people-db.js';
-import { companyResource } from './company-resource.js';
+import { companyResource } from './companies.resource.js';
 
 export async function registerCompanyRoutes(app: ServiceApp): Promise<void> {
   registerResource(app, companyResource);
   const db = mdDb(app);
 
   /** Deactivation instead of delete; calling it on an inactive company changes nothing. */
-  app.put(
+  action(
+    app,
     '/api/companies/:id/deactivate',
     {
       config: perm('COMPANY', 'UPDATE'),
