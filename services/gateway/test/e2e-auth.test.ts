@@ -74,6 +74,19 @@ describe('gateway in front of the real auth-platform', () => {
     expect((await readJson(res)).code).toBe('E401');
   });
 
+  it('merges the resource metadata of every live service at /api/meta/resources', async () => {
+    expect((await fetch(`${gateway.url}/api/meta/resources`)).status).toBe(401);
+    const login = await readJson(await loginThroughGateway(TEST_ADMIN_PASSWORD));
+    const res = await fetch(`${gateway.url}/api/meta/resources`, { headers: { authorization: `Bearer ${login.data.accessToken}` } });
+    expect(res.status).toBe(200);
+    const body = await readJson(res);
+    expect(body.data.unavailable).toEqual(['master-data', 'intake', 'ledger-settlement', 'payment-tax', 'analytics']);
+    const notices = body.data.resources.find((r: { path: string }) => r.path === '/api/notices');
+    expect(notices).toMatchObject({ service: 'auth-platform', menu: expect.any(String), permissions: { list: { perm: 'READ' } } });
+    const forged = await fetch(`${gateway.url}/api/meta/resources`, { headers: { authorization: 'Bearer not-a-jwt' } });
+    expect(forged.status).toBe(401);
+  });
+
   it('serves auth-platform paths in the merged OpenAPI document', async () => {
     const doc = await readJson(await fetch(`${gateway.url}/v3/api-docs`));
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/auth/login', '/api/auth/me', '/api/menus/my']));
