@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const { createDb, createPool, migrate } = await import('../packages/db/src/index.js');
   const { createQueues, getRunStatus, launchRun, STEP_NAMES } =
     await import('../packages/batch/src/index.js');
-  const { generateDemoBook } = await import('../services/ledger-settlement/src/demo/generate.js');
+  const { generateDemoBook } = await import('../packages/demo-data/src/generate.js');
 
   const AGENTS = Number(process.env.BENCH_AGENTS ?? 10_000);
   const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 1_000_000);

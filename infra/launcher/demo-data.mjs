@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // `pnpm demo-data -- --agents N --contracts M --seed S [--today YYYY-MM-DD] [--database-url URL] [--force]`
 // and the launcher's `--demo` hook (no arguments: defaults, DATABASE_URL from the environment).
-// The generator lives in services/ledger-settlement/src/demo (TypeScript): run through tsx when it is
-// installed (development), else the built services/ledger-settlement/dist/demo/cli.js.
+// The generator lives in packages/demo-data/src (TypeScript): run through tsx when it is
+// installed (development), else the built packages/demo-data/dist/cli.js.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const SOURCE = join(ROOT, 'services/ledger-settlement/src/demo/cli.ts');
-const BUILT = join(ROOT, 'services/ledger-settlement/dist/demo/cli.js');
+const SOURCE = join(ROOT, 'packages/demo-data/src/cli.ts');
+const BUILT = join(ROOT, 'packages/demo-data/dist/cli.js');
 const args = process.argv.slice(2);
 
 if (existsSync(join(ROOT, 'node_modules/tsx')) && existsSync(SOURCE)) {
@@ -24,6 +24,6 @@ if (existsSync(join(ROOT, 'node_modules/tsx')) && existsSync(SOURCE)) {
   const { runDemoDataCli } = await import(pathToFileURL(BUILT).href);
   process.exitCode = await runDemoDataCli(args);
 } else {
-  console.error('demo-data: neither tsx nor services/ledger-settlement/dist is available (run `pnpm build`)');
+  console.error('demo-data: neither tsx nor packages/demo-data/dist is available (run `pnpm build`)');
   process.exit(1);
 }

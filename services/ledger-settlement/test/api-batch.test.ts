@@ -61,7 +61,8 @@ describe('settlement run API (no workers: the jobs wait in the queue)', () => {
       prefix: ctx.batchPrefix,
     });
     try {
-      const job = await queue.getJob(`${firstId}-1-receiveData`);
+      const { rows } = await ctx.pool.query(`SELECT run_key FROM batch_job_log WHERE job_log_id = $1`, [firstId]);
+      const job = await queue.getJob(`${firstId}-${rows[0].run_key}-1-receiveData`);
       expect(job?.data).toMatchObject({
         runId: firstId,
         attempt: 1,
@@ -106,7 +107,7 @@ describe('settlement run API (no workers: the jobs wait in the queue)', () => {
     const res = await a.post(`/api/batch/settlement/${firstId}/restart`);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('E400');
-    expect(res.body.message).toBe(`Batch run ${firstId} is REQUESTED: only a FAILED run can be restarted`);
+    expect(res.body.message).toBe(`Batch run ${firstId} is REQUESTED: only a FAILED run, or one the watchdog reports stalled, can be restarted`);
     expect((await a.post('/api/batch/settlement/999999/restart')).body.code).toBe('E404');
   });
 

@@ -44,6 +44,7 @@ const EXPECTED: Record<string, string> = {
   'GET /api/batch/settlement/runs': 'BATCH_RUN READ',
   'POST /api/batch/settlement/:id/restart': 'BATCH_RUN APPROVE',
   'POST /api/batch/settlement/:id/fail': 'BATCH_RUN APPROVE',
+  'POST /api/batch/settlement/ops-actions': 'BATCH_RUN APPROVE',
   'GET /api/settle': 'SETTLE_LIST READ',
   'GET /api/settle/excel': 'SETTLE_LIST READ',
   'GET /api/settle/summary': 'SETTLE_LIST READ',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@csp/db/testing';
-import { runDemoDataCli } from '../src/demo/cli.js';
-import { DemoDataExistsError, generateDemoBook, type DemoBookResult } from '../src/demo/generate.js';
+import { runDemoDataCli } from '@csp/demo-data';
+import { DemoDataExistsError, generateDemoBook, type DemoBookResult } from '@csp/demo-data';
 
 const OPTIONS = { agents: 400, contracts: 20_000, seed: 'repro', today: '2025-08-15' };
 let first: TestDatabase;

@@ -15,7 +15,7 @@ import { createTestDatabase, type TestDatabase } from '@csp/db/testing';
 import { createLogger } from '@csp/service-kit';
 import { intakeSteps } from '@csp/intake/steps';
 import { paymentTaxSteps } from '@csp/payment-tax/steps';
-import { generateDemoBook, type DemoBookResult } from '../src/demo/generate.js';
+import { generateDemoBook, type DemoBookResult } from '@csp/demo-data';
 import { ledgerSteps } from '../src/steps/index.js';
 
 /**
