@@ -1,4 +1,5 @@
 export * from './schema/index.js';
+export * from './values.js';
 export * from './pool.js';
 export {
   clientTransaction,

@@ -1,4 +1,14 @@
 import type { ColumnType, Generated } from 'kysely';
+import type {
+  APPROVE_STATUSES,
+  CHARGEBACK_STATUSES,
+  EXCEPTION_SOURCES,
+  EXCEPTION_STATUSES,
+  LEDGER_STATUSES,
+  RECONCILE_STATUSES,
+  SETTLE_STATUSES,
+} from '../values.js';
+import type { ExceptionDirection } from './master-rules.js';
 import type { DateString, DefaultedTimestamp, Json, Numeric, Timestamp, YN } from './platform.js';
 
 // Tables of migration V030 (ledgers and settlement; owned by ledger-settlement). The calc_basis JSON
@@ -8,13 +18,13 @@ import type { DateString, DefaultedTimestamp, Json, Numeric, Timestamp, YN } fro
 type DefaultedNumeric = ColumnType<string, string | number | undefined, string | number>;
 type Version = ColumnType<number, number | undefined, number>;
 
-export type LedgerStatus = 'CALCULATED' | 'CONFIRMED' | 'HOLD' | 'PAID';
-export type ReconcileStatus = 'PENDING' | 'MATCHED' | 'DIFF';
-export type SettleStatus = 'CALCULATED' | 'CONFIRMED' | 'HOLD' | 'PAID';
-export type ExceptionStatus = 'NEW' | 'APPLIED' | 'CANCELLED';
-export type ApproveStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'CANCELLED';
-export type ExceptionSource = 'MANUAL' | 'AUTO';
-export type ChargebackStatus = 'CALCULATED' | 'CONFIRMED' | 'CANCELLED';
+export type LedgerStatus = (typeof LEDGER_STATUSES)[number];
+export type ReconcileStatus = (typeof RECONCILE_STATUSES)[number];
+export type SettleStatus = (typeof SETTLE_STATUSES)[number];
+export type ExceptionStatus = (typeof EXCEPTION_STATUSES)[number];
+export type ApproveStatus = (typeof APPROVE_STATUSES)[number];
+export type ExceptionSource = (typeof EXCEPTION_SOURCES)[number];
+export type ChargebackStatus = (typeof CHARGEBACK_STATUSES)[number];
 
 interface Audit {
   created_at: DefaultedTimestamp;
@@ -67,7 +77,7 @@ export interface ExceptionLedgerTable extends Audit {
   insurance_type: string | null;
   settle_month: string;
   exception_code: string;
-  direction: 'PLUS' | 'MINUS';
+  direction: ExceptionDirection;
   amount: Numeric;
   tax_amount: DefaultedNumeric;
   reason: string | null;

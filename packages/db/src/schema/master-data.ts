@@ -1,18 +1,50 @@
 import type { ColumnType, Generated } from 'kysely';
+import type {
+  AGENT_CONTRACT_STATUSES,
+  AGENT_CONTRACT_TYPES,
+  AGENT_STATUSES,
+  COMPANY_TYPES,
+  COMPLAINT_STATUSES,
+  COMPLAINT_TYPES,
+  CONTRACT_STATUSES,
+  ENDORSE_TYPES,
+  ENDORSEMENT_STATUSES,
+  INSURANCE_TYPES,
+  LICENSE_STATUSES,
+  LICENSE_TYPES,
+  ORG_CHANGE_TYPES,
+  ORG_TYPES,
+  PAY_CYCLES,
+  PRODUCT_GROUPS,
+  SUCCESSION_STATUSES,
+  TAX_TYPES,
+  TRAINING_STATUSES,
+  VAT_TYPES,
+} from '../values.js';
 import type { DateString, DefaultedTimestamp, Numeric, Timestamp } from './platform.js';
 
 /** Master data: organization, people, products, contracts (migration V010). */
 
 type Version = ColumnType<number, number | undefined, number>;
 
-export type AgentStatus = 'ACTIVE' | 'LEAVE' | 'SUSPEND';
-export type TaxType = 'BUSINESS_INCOME' | 'OTHER_INCOME';
-export type VatType = 'NONE' | 'EXEMPT' | 'TAXABLE';
-export type OrgType = 'HQ' | 'BR' | 'TM';
-export type OrgChangeType = 'TRANSFER' | 'PROMOTE' | 'DEMOTE' | 'JOIN' | 'LEAVE';
-export type ContractStatus = 'ACTIVE' | 'LAPSE' | 'REVIVE' | 'TERMINATE';
-export type PayCycle = 'MONTHLY' | 'QUARTERLY' | 'SEMI_ANNUAL' | 'ANNUAL' | 'SINGLE';
-export type SuccessionStatus = 'ACTIVE' | 'CANCELLED';
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
+export type TaxType = (typeof TAX_TYPES)[number];
+export type VatType = (typeof VAT_TYPES)[number];
+export type OrgType = (typeof ORG_TYPES)[number];
+export type OrgChangeType = (typeof ORG_CHANGE_TYPES)[number];
+export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
+export type PayCycle = (typeof PAY_CYCLES)[number];
+export type SuccessionStatus = (typeof SUCCESSION_STATUSES)[number];
+export type CompanyType = (typeof COMPANY_TYPES)[number];
+export type AgentContractType = (typeof AGENT_CONTRACT_TYPES)[number];
+export type AgentContractStatus = (typeof AGENT_CONTRACT_STATUSES)[number];
+export type LicenseType = (typeof LICENSE_TYPES)[number];
+export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
+export type TrainingStatus = (typeof TRAINING_STATUSES)[number];
+export type EndorseType = (typeof ENDORSE_TYPES)[number];
+export type EndorsementStatus = (typeof ENDORSEMENT_STATUSES)[number];
+export type ComplaintType = (typeof COMPLAINT_TYPES)[number];
+export type ComplaintStatus = (typeof COMPLAINT_STATUSES)[number];
 
 interface Audit {
   created_at: DefaultedTimestamp;
@@ -86,7 +118,7 @@ export interface InsuranceCompanyTable extends Audit {
   company_id: Generated<number>;
   company_code: string;
   company_name: string;
-  company_type: 'LIFE' | 'NON_LIFE' | 'OTHER' | null;
+  company_type: CompanyType | null;
   biz_no: string | null;
   contact_name: string | null;
   contact_phone: string | null;
@@ -95,8 +127,8 @@ export interface InsuranceCompanyTable extends Audit {
   version: Version;
 }
 
-export type InsuranceType = 'LIFE' | 'NON_LIFE' | 'ANNUITY' | 'SAVINGS' | 'HEALTH' | 'AUTO';
-export type ProductGroup = 'LIFE' | 'ANNUITY' | 'SAVINGS' | 'EXCLUDED_AUTO' | 'EXCLUDED_HEALTH';
+export type InsuranceType = (typeof INSURANCE_TYPES)[number];
+export type ProductGroup = (typeof PRODUCT_GROUPS)[number];
 
 export interface ProductTable extends Audit {
   product_id: Generated<number>;
@@ -149,10 +181,10 @@ export interface ContractSuccessionTable extends Audit {
 export interface AgentContractTable extends Audit {
   agent_contract_id: Generated<number>;
   agent_id: number;
-  contract_type: 'EXCLUSIVE' | 'NON_EXCLUSIVE' | 'PART_TIME';
+  contract_type: AgentContractType;
   start_date: DateString;
   end_date: DateString | null;
-  status: Generated<'ACTIVE' | 'EXPIRED' | 'TERMINATED'>;
+  status: Generated<AgentContractStatus>;
   commission_schedule: string | null;
   note: string | null;
   version: Version;
@@ -161,11 +193,11 @@ export interface AgentContractTable extends Audit {
 export interface AgentLicenseTable extends Audit {
   license_id: Generated<number>;
   agent_id: number;
-  license_type: 'LIFE' | 'NON_LIFE' | 'THIRD_SECTOR' | 'VARIABLE';
+  license_type: LicenseType;
   license_no: string;
   issue_date: DateString;
   expiry_date: DateString | null;
-  status: Generated<'ACTIVE' | 'EXPIRED' | 'SUSPENDED' | 'REVOKED'>;
+  status: Generated<LicenseStatus>;
   note: string | null;
   version: Version;
 }
@@ -176,7 +208,7 @@ export interface AgentTrainingTable extends Audit {
   course_name: string;
   training_date: DateString;
   hours: Numeric;
-  status: Generated<'SCHEDULED' | 'COMPLETED' | 'ABSENT' | 'CANCELLED'>;
+  status: Generated<TrainingStatus>;
   note: string | null;
   version: Version;
 }
@@ -184,12 +216,12 @@ export interface AgentTrainingTable extends Audit {
 export interface ContractEndorsementTable extends Audit {
   endorsement_id: Generated<number>;
   contract_id: number;
-  endorse_type: 'PREMIUM_CHANGE' | 'PAY_CYCLE_CHANGE' | 'COVERAGE_CHANGE' | 'CONTRACTOR_CHANGE' | 'BENEFICIARY_CHANGE' | 'OTHER';
+  endorse_type: EndorseType;
   endorse_date: DateString;
   before_value: string | null;
   after_value: string | null;
   premium_change: ColumnType<string, string | number | undefined, string | number>;
-  status: Generated<'REQUESTED' | 'APPLIED' | 'REJECTED' | 'CANCELLED'>;
+  status: Generated<EndorsementStatus>;
   note: string | null;
   version: Version;
 }
@@ -199,9 +231,9 @@ export interface ContractComplaintTable extends Audit {
   contract_id: number;
   agent_id: number;
   complaint_date: DateString;
-  complaint_type: 'MIS_SELLING' | 'INCOMPLETE_SALE' | 'SERVICE' | 'OTHER';
+  complaint_type: ComplaintType;
   content: string;
-  status: Generated<'RECEIVED' | 'IN_PROGRESS' | 'RESOLVED' | 'REJECTED'>;
+  status: Generated<ComplaintStatus>;
   resolution: string | null;
   resolved_date: DateString | null;
   chargeback_yn: Generated<boolean>;

@@ -1,4 +1,11 @@
 import type { Generated } from 'kysely';
+import type {
+  EXCEPTION_DIRECTIONS,
+  INSTALLMENT_STATUSES,
+  LIMIT_TYPES,
+  LIMIT_UNITS,
+  PRODUCT_CATEGORIES,
+} from '../values.js';
 import type { DateString, DefaultedTimestamp, Numeric, Timestamp, YN } from './platform.js';
 
 // Tables of migration V011 (rules, regulatory limits, chargeback grades, installments; owned by master-data).
@@ -63,7 +70,7 @@ export interface ChargebackRuleTable extends Audit {
   version: Generated<number>;
 }
 
-export type ExceptionDirection = 'PLUS' | 'MINUS';
+export type ExceptionDirection = (typeof EXCEPTION_DIRECTIONS)[number];
 
 export interface ExceptionTypeCodeTable extends Audit {
   exception_code: string;
@@ -80,9 +87,9 @@ export interface ExceptionTypeCodeTable extends Audit {
   sort_order: Generated<number>;
 }
 
-export type LimitType = 'TOTAL_RATIO' | 'FIRST_YEAR_RATIO' | 'INSTALLMENT_YEARS';
-export type LimitUnit = 'PERCENT' | 'YEAR';
-export type ProductCategory = 'ALL' | 'LIFE' | 'ANNUITY' | 'SAVINGS' | 'EXCLUDED_AUTO' | 'EXCLUDED_HEALTH';
+export type LimitType = (typeof LIMIT_TYPES)[number];
+export type LimitUnit = (typeof LIMIT_UNITS)[number];
+export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
 
 export interface RegulatoryLimitTable extends Audit {
   limit_id: Generated<number>;
@@ -119,7 +126,7 @@ export interface InstallmentRatioTable extends Audit {
   is_active: Generated<boolean>;
 }
 
-export type InstallmentStatus = 'SCHEDULED' | 'PAID' | 'DEFERRED' | 'CANCELLED';
+export type InstallmentStatus = (typeof INSTALLMENT_STATUSES)[number];
 
 export interface InstallmentPlanTable extends Audit {
   plan_id: Generated<number>;
