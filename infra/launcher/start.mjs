@@ -302,6 +302,7 @@ async function main() {
     `  URL        http://localhost:${GATEWAY_PORT}`,
     `  Health     http://localhost:${GATEWAY_PORT}/api/health`,
     `  Swagger    http://localhost:${GATEWAY_PORT}/swagger-ui`,
+    `  Queues     http://localhost:${GATEWAY_PORT}/ops/queues   (SUPER_ADMIN: POST /ops/session with your token first)`,
     `  Login      ${adminLine}`,
     `  Services   ${runnable.map((s) => `${s.name}:${ports[s.name]}`).join('  ')}`,
     `  Database   ${process.env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL 127.0.0.1:${EMBEDDED_PG_PORT}, data in .data/pg`}`,

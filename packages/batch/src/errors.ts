@@ -60,3 +60,19 @@ export function isUniqueViolation(err: unknown, constraint: string): boolean {
   const e = err as { code?: unknown; constraint?: unknown };
   return e.code === '23505' && e.constraint === constraint;
 }
+
+/**
+ * An add was deduplicated by BullMQ against a job that belongs to another run row (its payload carries
+ * another run key or attempt). The launcher fails the run loudly instead of waiting for a job that
+ * will never run.
+ */
+export class JobIdCollisionError extends Error {
+  constructor(
+    readonly queueName: string,
+    readonly jobId: string,
+    readonly foreign: string,
+  ) {
+    super(`BullMQ job id ${jobId} in ${queueName} already belongs to another run (${foreign}); the job was not added`);
+    this.name = 'JobIdCollisionError';
+  }
+}

@@ -10,7 +10,7 @@ export {
   type StepPayloadSchema,
 } from './payload.js';
 export * from './errors.js';
-export { stepJobId, chunkJobId } from './job-ids.js';
+export { stepJobId, chunkJobId, type JobRunRef } from './job-ids.js';
 export { createQueues, type BatchQueues, type BatchQueuesOptions, type RedisConnection } from './queues.js';
 export {
   requestRun,
@@ -41,3 +41,17 @@ export { startStepWorkers, selectSteps, type StartStepWorkersOptions, type StepW
 export { UnrecoverableError } from 'bullmq';
 export type { BatchDatabase, BatchStatus, BatchChunkStatus } from './db.js';
 export { runWorkerProcess, type WorkerProcessOptions, type WorkerEnv } from './worker-process.js';
+export { JobIdCollisionError } from './errors.js';
+export { listLiveWorkers, type StepWorkerList } from './live-workers.js';
+export {
+  WATCHDOG_DEFAULTS,
+  checkActiveRuns,
+  diagnoseRun,
+  inspectRun,
+  startWatchdog,
+  type RunDiagnosis,
+  type Watchdog,
+  type WatchdogLogger,
+  type WatchdogSettings,
+} from './watchdog.js';
+export { describeRun, stepProgress, type MonitoredStep, type RunMonitor, type StepProgress } from './run-monitor.js';

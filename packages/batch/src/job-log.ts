@@ -41,7 +41,7 @@ export async function loadRun(db: Kysely<BatchDatabase>, runId: number): Promise
 export async function markRunRunning(db: BatchDb, runId: number, attempt: number): Promise<void> {
   await db
     .updateTable('batch_job_log')
-    .set({ status: 'RUNNING', started_at: sql`now()`, updated_at: sql`now()` })
+    .set({ status: 'RUNNING', started_at: sql`now()`, updated_at: sql`now()`, watchdog_reason: null, watchdog_at: null })
     .where('job_log_id', '=', runId)
     .where('status', '=', 'REQUESTED')
     .where('run_attempt', '=', attempt)
@@ -211,6 +211,8 @@ export async function failStepAndRun(
           ended_at: sql`now()`,
           duration_ms: elapsedMs,
           updated_at: sql`now()`,
+          watchdog_reason: null,
+          watchdog_at: null,
           ...stepTotals,
         })
         .where('job_log_id', '=', run.runId)
@@ -248,6 +250,8 @@ export async function completeRun(db: BatchDb, runId: number, attempt: number): 
     .set({
       status: 'COMPLETED',
       error_message: null,
+      watchdog_reason: null,
+      watchdog_at: null,
       ended_at: sql`now()`,
       duration_ms: elapsedMs,
       updated_at: sql`now()`,

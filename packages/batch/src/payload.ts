@@ -17,6 +17,8 @@ export const chunkSchema = z
  */
 export const stepPayloadSchema = z.strictObject({
   runId: z.number().int().positive(),
+  /** The run row's run_key (random uuid): jobs of another run row with the same id are not ours. */
+  runKey: z.uuid(),
   /** The run's attempt (batch_job_log.run_attempt); jobs of an older attempt are ignored. */
   attempt: z.number().int().positive(),
   settleMonth: z.string().regex(SETTLE_MONTH_PATTERN, 'settleMonth must be YYYYMM'),

@@ -1,5 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
+import { JobIdCollisionError } from './errors.js';
 import { chunkJobId, stepJobId } from './job-ids.js';
 import { parseStepPayload, type StepPayload } from './payload.js';
 import {
@@ -25,9 +26,12 @@ export interface BatchQueues {
   readonly overrides: StepSettingsOverrides | undefined;
   queue(step: StepName): Queue<StepPayload>;
   settings(step: StepName): StepSettings;
-  /** Adds the step job `${runId}-${attempt}-${step}`; a second add of the same id is a no-op. */
+  /**
+   * Adds the step job `${runId}-${runKey}-${attempt}-${step}`; a second add for the same run is a no-op.
+   * Throws JobIdCollisionError when the id is taken by a job of another run (never silently waits).
+   */
   enqueueStep(step: StepName, payload: StepPayload): Promise<void>;
-  /** Adds one job per chunk, `${runId}-${attempt}-${step}-${chunkNo}`. */
+  /** Adds one job per chunk, `${runId}-${runKey}-${attempt}-${step}-${chunkNo}` (same collision check). */
   enqueueChunks(step: StepName, payloads: StepPayload[]): Promise<void>;
   close(): Promise<void>;
 }
@@ -64,7 +68,47 @@ export function openRedis(
     typeof connection === 'string'
       ? new Redis(connection, options)
       : new Redis({ ...connection, ...options });
+  // ioredis reconnects by itself; without a listener every failed attempt is printed as "Unhandled error event".
+  client.on('error', () => {});
   return { client, owned: true };
+}
+
+/**
+ * BullMQ answers an add whose id exists with the old job's id and no error, so after adding we read
+ * back the stored payloads (one pipelined HGET each) and refuse to go on when one is not ours.
+ */
+async function assertOwnJobs(
+  client: Redis,
+  queue: Queue<StepPayload>,
+  jobs: ReadonlyArray<{ id: string; data: StepPayload }>,
+): Promise<void> {
+  for (let i = 0; i < jobs.length; i += 500) {
+    const slice = jobs.slice(i, i + 500);
+    const pipeline = client.pipeline();
+    for (const job of slice) pipeline.hget(queue.toKey(job.id), 'data');
+    const results = (await pipeline.exec()) ?? [];
+    slice.forEach((job, n) => {
+      const [err, raw] = results[n] ?? [null, null];
+      if (err || typeof raw !== 'string') return; // already removed: nothing of another run is in the way
+      let stored: Partial<StepPayload>;
+      try {
+        stored = JSON.parse(raw) as Partial<StepPayload>;
+      } catch {
+        stored = {};
+      }
+      if (
+        stored.runId !== job.data.runId ||
+        stored.runKey !== job.data.runKey ||
+        stored.attempt !== job.data.attempt
+      ) {
+        throw new JobIdCollisionError(
+          queue.name,
+          job.id,
+          `run ${String(stored.runId)} key ${String(stored.runKey)} attempt ${String(stored.attempt)}`,
+        );
+      }
+    });
+  }
 }
 
 /**
@@ -82,6 +126,8 @@ export function createQueues(connection: RedisConnection, options: BatchQueuesOp
         connection: client,
         ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
       });
+      // Connection errors come back as failed commands; an 'error' event without a listener would throw.
+      q.on('error', () => {});
       queues.set(step, q);
     }
     return q;
@@ -98,24 +144,28 @@ export function createQueues(connection: RedisConnection, options: BatchQueuesOp
     settings,
     async enqueueStep(step, payload) {
       const data = parseStepPayload(withoutChunk(payload));
-      await queue(step).add(
-        step,
-        data,
-        jobOptions(settings(step), stepJobId(data.runId, data.attempt, step)),
-      );
+      const id = stepJobId({ runId: data.runId, runKey: data.runKey, attempt: data.attempt }, step);
+      await queue(step).add(step, data, jobOptions(settings(step), id));
+      await assertOwnJobs(client, queue(step), [{ id, data }]);
     },
     async enqueueChunks(step, payloads) {
       if (payloads.length === 0) return;
       const jobs = payloads.map((p) => {
         const data = parseStepPayload(p);
         if (!data.chunk) throw new Error(`enqueueChunks(${step}): payload without chunk`);
-        return {
-          name: step,
-          data,
-          opts: jobOptions(settings(step), chunkJobId(data.runId, data.attempt, step, data.chunk.chunkNo)),
-        };
+        const id = chunkJobId(
+          { runId: data.runId, runKey: data.runKey, attempt: data.attempt },
+          step,
+          data.chunk.chunkNo,
+        );
+        return { name: step, data, opts: jobOptions(settings(step), id) };
       });
       await queue(step).addBulk(jobs);
+      await assertOwnJobs(
+        client,
+        queue(step),
+        jobs.map((j) => ({ id: j.opts.jobId!, data: j.data })),
+      );
     },
     async close() {
       await Promise.all([...queues.values()].map((q) => q.close()));

@@ -26,7 +26,7 @@ export interface StartRunOptions {
 }
 
 /** What startRun needs of a run (a BatchRunView fits). */
-export type RunRef = Pick<BatchRunView, 'jobLogId' | 'runAttempt' | 'settleMonth' | 'companyCode'>;
+export type RunRef = Pick<BatchRunView, 'jobLogId' | 'runKey' | 'runAttempt' | 'settleMonth' | 'companyCode'>;
 
 /**
  * Inserts the REQUESTED run row. PostgreSQL decides concurrent requests atomically (partial unique
@@ -58,7 +58,10 @@ export async function requestRun(db: AnyDb, input: RequestRunInput): Promise<Bat
   }
 }
 
-/** Enqueues the first step (job id `${runId}-${attempt}-receiveData`); the run turns RUNNING when it starts. */
+/**
+ * Enqueues the first step (job id `${runId}-${runKey}-${attempt}-receiveData`); the run turns RUNNING when
+ * it starts. Throws JobIdCollisionError when that id is held by a job of another run.
+ */
 export async function startRun(
   queues: BatchQueues,
   run: RunRef,
@@ -74,8 +77,9 @@ async function enqueueFrom(
   options: StartRunOptions,
 ): Promise<void> {
   await queues.enqueueStep(step, {
-    runId: run.jobLogId,
-    attempt: run.runAttempt,
+    runId: Number(run.jobLogId),
+    runKey: run.runKey,
+    attempt: Number(run.runAttempt),
     settleMonth: run.settleMonth,
     ...(run.companyCode ? { companyCode: run.companyCode } : {}),
     ...(options.requestId ? { requestId: options.requestId } : {}),
@@ -127,7 +131,11 @@ export async function restartRun(
         .forUpdate()
         .executeTakeFirst();
       if (!run) throw new RunNotFoundError(runId);
-      if (run.status !== 'FAILED') throw new RunStateError(runId, run.status, 'FAILED');
+      // A run the watchdog found stalled may be restarted as it is: its old attempt's jobs turn stale.
+      const stalled = (run.status === 'REQUESTED' || run.status === 'RUNNING') && run.watchdog_reason !== null;
+      if (run.status !== 'FAILED' && !stalled) {
+        throw new RunStateError(runId, run.status, 'FAILED (or stalled, as the watchdog reports)');
+      }
 
       const stepRows = await trx
         .selectFrom('batch_job_log')
@@ -154,7 +162,7 @@ export async function restartRun(
       } as const;
       const updated = await trx
         .updateTable('batch_job_log')
-        .set({ ...reset, run_attempt: sql`run_attempt + 1` })
+        .set({ ...reset, watchdog_reason: null, watchdog_at: null, run_attempt: sql`run_attempt + 1` })
         .where('job_log_id', '=', runId)
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -207,6 +215,8 @@ export async function failRun(db: AnyDb, runId: number, reason: string): Promise
       .set({
         status: 'FAILED',
         error_message: message,
+        watchdog_reason: null,
+        watchdog_at: null,
         ended_at: sql`now()`,
         duration_ms: sql`coalesce((extract(epoch from (now() - started_at)) * 1000)::bigint, 0)`,
         updated_at: sql`now()`,

@@ -91,6 +91,11 @@ export async function processStepJob(
   const bdb = batchDb(deps.db);
 
   const run = await loadRun(bdb, payload.runId);
+  if (run && run.run_key !== payload.runKey) {
+    // Same run number, another run row (a reset database, a restored backup, another environment).
+    log.warn({ runKey: run.run_key, jobRunKey: payload.runKey }, 'job of another run row ignored');
+    return { outcome: 'stale' };
+  }
   if (
     !run ||
     run.run_attempt !== payload.attempt ||
@@ -148,6 +153,7 @@ async function recordFailure(scope: JobScope, err: unknown): Promise<void> {
 function basePayload(payload: StepPayload): StepPayload {
   return {
     runId: payload.runId,
+    runKey: payload.runKey,
     attempt: payload.attempt,
     settleMonth: payload.settleMonth,
     ...(payload.companyCode ? { companyCode: payload.companyCode } : {}),

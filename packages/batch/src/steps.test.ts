@@ -11,6 +11,8 @@ import {
 } from './steps.js';
 import { rangeChunks } from './define-step.js';
 
+const KEY = '6f1c2a4e-8d3b-4f6a-9c2e-1b7d5e3a9f01';
+
 describe('step catalog', () => {
   it('lists the twelve steps of spec 1.3 in order with their queues', () => {
     expect(STEP_NAMES.map((s) => [STEP_CATALOG[s].seq, STEP_CATALOG[s].queueName])).toEqual([
@@ -79,6 +81,7 @@ describe('step payload', () => {
   it('accepts ids, the month, an optional company, request id and chunk', () => {
     const payload = {
       runId: 5,
+      runKey: KEY,
       attempt: 1,
       settleMonth: '202412',
       companyCode: 'INS01',
@@ -89,13 +92,14 @@ describe('step payload', () => {
   });
 
   it('refuses unknown keys, bad months and inverted chunk ranges', () => {
-    expect(() => parseStepPayload({ runId: 5, attempt: 1, settleMonth: '202412', residentNo: 'x' })).toThrow(
+    expect(() => parseStepPayload({ runId: 5, runKey: KEY, attempt: 1, settleMonth: '202412', residentNo: 'x' })).toThrow(
       'Invalid batch step payload',
     );
-    expect(() => parseStepPayload({ runId: 5, attempt: 1, settleMonth: '202400' })).toThrow('settleMonth');
+    expect(() => parseStepPayload({ runId: 5, runKey: KEY, attempt: 1, settleMonth: '202400' })).toThrow('settleMonth');
     expect(() =>
       parseStepPayload({
         runId: 5,
+        runKey: KEY,
         attempt: 1,
         settleMonth: '202412',
         chunk: { chunkNo: 1, from: 9, to: 3 },

@@ -8,6 +8,8 @@ export interface BatchRunView {
   settleMonth: string;
   companyCode: string | null;
   status: BatchStatus;
+  /** Random per run row; part of every BullMQ job id of the run. */
+  runKey: string;
   /** 1, then +1 for every restart. */
   runAttempt: number;
   /** Counts steps, not records: total = steps with a row, success = completed (not skipped), skipped, error = failed. */
@@ -20,6 +22,9 @@ export interface BatchRunView {
   endedAt: Date | null;
   durationMs: number | null;
   requestedBy: number | null;
+  /** Set while the watchdog considers this active run stalled: why (e.g. no worker for a step is running). */
+  watchdogReason: string | null;
+  watchdogAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -43,6 +48,7 @@ export interface BatchStepView {
   /** 0 for a step that is not split. */
   chunkCount: number;
   chunksCompleted: number;
+  updatedAt: Date;
 }
 
 export interface RunStatus {
@@ -58,6 +64,7 @@ export function toRunView(row: BatchJobLog): BatchRunView {
     settleMonth: row.settle_month,
     companyCode: row.company_code,
     status: row.status,
+    runKey: row.run_key,
     runAttempt: row.run_attempt,
     totalCount: row.total_count,
     successCount: row.success_count,
@@ -68,6 +75,8 @@ export function toRunView(row: BatchJobLog): BatchRunView {
     endedAt: row.ended_at,
     durationMs: row.duration_ms,
     requestedBy: row.requested_by,
+    watchdogReason: row.watchdog_reason,
+    watchdogAt: row.watchdog_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -91,5 +100,6 @@ export function toStepView(row: BatchJobLog, chunkCount: number, chunksCompleted
     durationMs: row.duration_ms,
     chunkCount,
     chunksCompleted,
+    updatedAt: row.updated_at,
   };
 }

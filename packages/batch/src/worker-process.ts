@@ -47,6 +47,12 @@ export async function runWorkerProcess(
     max: config.DB_POOL_MAX,
     applicationName: name,
   });
+  // A connection PostgreSQL drops while a step holds it (failover, pg_terminate_backend) emits 'error'
+  // on the leased client, which has no listener of its own: without this the process would crash
+  // instead of failing that attempt and retrying it.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => logger.warn({ err }, 'database connection lost; the step attempt will be retried'));
+  });
   const db = createDb(pool);
   try {
     await migrate(pool, { logger });

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Database, Db } from '@csp/db';
 import { Worker } from 'bullmq';
 import type { Kysely } from 'kysely';
@@ -33,6 +34,8 @@ export interface StartStepWorkersOptions {
   lockDuration?: number;
   /** BullMQ stalled check interval (ms, default 30,000). */
   stalledInterval?: number;
+  /** Shown in the queues' worker lists (default `<host>.<pid>`); no spaces. */
+  workerName?: string;
   /** Stalls a job survives before BullMQ fails it (default 2). */
   maxStalledCount?: number;
   /** Retry/timeout overrides; must match the producer's (createQueues) overrides. */
@@ -95,6 +98,7 @@ export async function startStepWorkers(options: StartStepWorkersOptions): Promis
   const queues = createQueues(client, { prefix: options.prefix, settings: options.settings });
   const deps = { db: options.db as Db, queues, logger };
 
+  const workerName = (options.workerName ?? `${hostname()}.${process.pid}`).replace(/\s+/g, '_');
   const workers = new Map<StepName, Worker<StepPayload, StepJobResult>>();
   for (const step of selected) {
     const def = byName.get(step)!;
@@ -107,6 +111,7 @@ export async function startStepWorkers(options: StartStepWorkersOptions): Promis
         connection: client,
         concurrency,
         maxStalledCount: options.maxStalledCount ?? 2,
+        name: workerName,
         // BullMQ takes an explicit undefined as a value, so unset options are left out.
         ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
         ...(options.lockDuration !== undefined ? { lockDuration: options.lockDuration } : {}),

@@ -93,7 +93,7 @@ describe('a split step', () => {
     const overrideJobs = await h.queues
       .queue('calcOverride')
       .getJobs(['completed', 'failed', 'wait', 'active', 'delayed']);
-    expect(overrideJobs.map((j) => j.id)).toEqual([`${run.jobLogId}-1-calcOverride`]);
+    expect(overrideJobs.map((j) => j.id)).toEqual([`${run.jobLogId}-${run.runKey}-1-calcOverride`]);
     const chunkJobs = await h.queues.queue('calcMaintain').getJobs(['completed']);
     expect(chunkJobs).toHaveLength(11); // the planning job + 10 chunk jobs
   });

@@ -13,6 +13,8 @@ import {
 } from '../src/index.js';
 import { createHarness, type Harness } from './helpers.js';
 
+const KEY = '6f1c2a4e-8d3b-4f6a-9c2e-1b7d5e3a9f01';
+
 let h: Harness;
 
 beforeAll(async () => {
@@ -90,7 +92,7 @@ describe('run requests', () => {
 
 describe('job payloads', () => {
   it('are validated when added: extra fields (such as personal data) and bad months are refused', async () => {
-    const base = { runId: 1, attempt: 1, settleMonth: '202501' };
+    const base = { runId: 1, runKey: KEY, attempt: 1, settleMonth: '202501' };
     await expect(
       h.queues.enqueueStep('receiveData', { ...base, agentName: 'Kim' } as unknown as typeof base),
     ).rejects.toBeInstanceOf(InvalidStepPayloadError);
@@ -100,13 +102,13 @@ describe('job payloads', () => {
     expect(await h.queues.queue('receiveData').getJobCounts('wait')).toEqual({ wait: 0 });
   });
 
-  it('use a deterministic job id, so a second add of the same step is a no-op', async () => {
-    const payload = { runId: 77, attempt: 1, settleMonth: '202501' };
+  it('use a job id of the run row (number, key and attempt), so a second add of the same step is a no-op', async () => {
+    const payload = { runId: 77, runKey: KEY, attempt: 1, settleMonth: '202501' };
     await h.queues.enqueueStep('transformData', payload);
     await h.queues.enqueueStep('transformData', payload);
     const jobs = await h.queues.queue('transformData').getJobs(['wait']);
-    expect(jobs.map((j) => j.id)).toEqual([stepJobId(77, 1, 'transformData')]);
-    expect(jobs[0]!.id).toBe('77-1-transformData');
+    expect(jobs.map((j) => j.id)).toEqual([stepJobId(payload, 'transformData')]);
+    expect(jobs[0]!.id).toBe(`77-${KEY}-1-transformData`);
     expect(jobs[0]!.opts.attempts).toBe(3);
     expect(jobs[0]!.opts.backoff).toEqual({ type: 'exponential', delay: 50 });
     expect(jobs[0]!.data).toEqual(payload);

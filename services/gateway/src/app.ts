@@ -4,10 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { registerApiDocs } from './api-docs.js';
 import type { GatewayConfig } from './config.js';
 import { failure } from './envelope.js';
+import { createBatchQueues } from './batch-queues.js';
 import { registerHealthRoute } from './health.js';
+import { registerMetaResources } from './meta-resources.js';
+import { registerOpsQueues } from './ops-queues.js';
 import { createOpenApiSource } from './openapi-merge.js';
 import { createUpstreamPools, registerProxies } from './proxy.js';
 import { registerRateLimit } from './rate-limit.js';
+import { registerWebStatic } from './web-static.js';
 
 export interface GatewayAppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -72,9 +76,13 @@ export async function buildGatewayApp(config: GatewayConfig, options: GatewayApp
     log: app.log,
   });
 
-  registerHealthRoute(app, config, pools);
+  const batchQueues = config.redisUrl ? createBatchQueues(app, config.redisUrl, config.batchPrefix) : undefined;
+  registerHealthRoute(app, config, pools, batchQueues);
+  if (batchQueues) await registerOpsQueues(app, config, pools, batchQueues);
   await registerApiDocs(app, openApi);
+  registerMetaResources(app, pools, config.healthTimeoutMs);
   await registerProxies(app, config, pools);
+  await registerWebStatic(app);
 
   return app;
 }

@@ -26,6 +26,11 @@ const envSchema = z.object({
   UPSTREAM_CONNECTIONS: positiveInt(128),
   HEALTH_TIMEOUT_MS: positiveInt(1_500),
   OPENAPI_CACHE_MS: positiveInt(30_000),
+  /** The batch queues' Redis and BullMQ prefix (same values as ledger-settlement and the step workers). */
+  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  BATCH_PREFIX: z.string().min(1).max(50).optional(),
+  /** Lifetime of the /ops session cookie (queue dashboard). */
+  OPS_SESSION_TTL_SECONDS: positiveInt(900),
   ...Object.fromEntries(SERVICE_NAMES.map((s) => [UPSTREAM_ENV[s].env, z.url().default(UPSTREAM_ENV[s].defaultUrl)])),
 });
 
@@ -44,6 +49,11 @@ export interface GatewayConfig {
   connectionsPerUpstream: number;
   healthTimeoutMs: number;
   openApiCacheMs: number;
+  /** The batch queues' Redis; without it (configs built by hand in tests) health has no batch part and /ops is off. */
+  redisUrl?: string;
+  batchPrefix?: string | undefined;
+  /** Default 900. */
+  opsSessionTtlSeconds?: number;
 }
 
 /** Reads and validates the gateway's environment once; throws (refusing to start) on bad values. */
@@ -70,5 +80,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     connectionsPerUpstream: e.UPSTREAM_CONNECTIONS,
     healthTimeoutMs: e.HEALTH_TIMEOUT_MS,
     openApiCacheMs: e.OPENAPI_CACHE_MS,
+    redisUrl: e.REDIS_URL,
+    batchPrefix: e.BATCH_PREFIX,
+    opsSessionTtlSeconds: e.OPS_SESSION_TTL_SECONDS,
   };
 }

@@ -6,6 +6,7 @@
 export const GATEWAY_ERRORS = {
   BAD_REQUEST: { code: 'E400', status: 400, message: 'Bad request' },
   UNAUTHORIZED: { code: 'E401', status: 401, message: 'Authentication is required' },
+  FORBIDDEN: { code: 'E403', status: 403, message: 'Access denied' },
   NOT_FOUND: { code: 'E404', status: 404, message: 'Resource not found' },
   INTERNAL_ERROR: { code: 'E500', status: 500, message: 'Internal server error' },
 } as const;

@@ -1,4 +1,6 @@
+import type { BatchQueues } from '@csp/batch/queues';
 import type { FastifyInstance } from 'fastify';
+import { batchHealth, type BatchHealth } from './batch-queues.js';
 import type { GatewayConfig } from './config.js';
 import { ok } from './envelope.js';
 import type { UpstreamPools } from './proxy.js';
@@ -13,6 +15,8 @@ export interface UpstreamHealth {
 export interface GatewayHealth {
   status: 'UP' | 'DEGRADED';
   services: UpstreamHealth[];
+  /** The settlement batch: Redis and the live workers of every step queue. */
+  batch?: BatchHealth;
 }
 
 async function probe(pools: UpstreamPools, name: ServiceName, timeoutMs: number): Promise<UpstreamHealth> {
@@ -39,8 +43,20 @@ export async function checkUpstreams(config: GatewayConfig, pools: UpstreamPools
 
 /**
  * `GET /api/health` (public) is the gateway's own liveness: it always succeeds while the gateway runs
- * and reports each upstream's own `/api/health`, so a stopped service shows as DOWN instead of failing it.
+ * and reports each upstream's own `/api/health`, so a stopped service shows as DOWN instead of failing it,
+ * and which batch steps have live workers (a step with 0 workers will not run).
  */
-export function registerHealthRoute(app: FastifyInstance, config: GatewayConfig, pools: UpstreamPools): void {
-  app.get('/api/health', async () => ok(await checkUpstreams(config, pools)));
+export function registerHealthRoute(
+  app: FastifyInstance,
+  config: GatewayConfig,
+  pools: UpstreamPools,
+  queues?: BatchQueues,
+): void {
+  app.get('/api/health', async () => {
+    const [upstreams, batch] = await Promise.all([
+      checkUpstreams(config, pools),
+      queues ? batchHealth(queues) : Promise.resolve(undefined),
+    ]);
+    return ok({ ...upstreams, ...(batch ? { batch } : {}) });
+  });
 }

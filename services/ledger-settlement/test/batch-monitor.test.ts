@@ -62,6 +62,9 @@ describe('batch status for operators', () => {
   });
 
   it('lets the operator restart the stalled run; with workers it completes and shows per-step progress and workers', async () => {
+    // Restarted first, then a worker appears: only attempt 2's jobs run (attempt 1's are stale).
+    const restarted = await a.post(`/api/batch/settlement/${stalledId}/restart`);
+    expect(restarted.status).toBe(200);
     workers = await startStepWorkers({
       connection: REDIS_URL,
       prefix: ctx.batchPrefix,
@@ -71,8 +74,6 @@ describe('batch status for operators', () => {
       handleSignals: false,
       workerName: 'api-test.1',
     });
-    const restarted = await a.post(`/api/batch/settlement/${stalledId}/restart`);
-    expect(restarted.status).toBe(200);
     const done = await waitForEnd(stalledId);
     expect(done.run).toMatchObject({ status: 'COMPLETED', runAttempt: 2, watchdogReason: null });
     expect(done.watchdog).toBeNull();

@@ -1,10 +1,11 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { BATCH_CHUNK_STATUSES, BATCH_STATUSES } from '../values.js';
 import type { DefaultedTimestamp, Timestamp } from './platform.js';
 
-/** Settlement batch status tables (migration V020), written by packages/batch. */
+/** Settlement batch status tables (migrations V020, V100), written by packages/batch. */
 
-export type BatchStatus = 'REQUESTED' | 'RUNNING' | 'COMPLETED' | 'FAILED';
-export type BatchChunkStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED';
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+export type BatchChunkStatus = (typeof BATCH_CHUNK_STATUSES)[number];
 
 /** bigint counters with a database default (pg returns int8 as a number, see pool.ts). */
 type Counter = ColumnType<number, number | undefined, number>;
@@ -23,6 +24,8 @@ export interface BatchJobLogTable {
   parent_job_log_id: number | null;
   step_seq: number | null;
   run_attempt: Counter;
+  /** uuid (V100): random per run row, part of every BullMQ job id and payload of the run. */
+  run_key: Generated<string>;
   skipped: Generated<boolean>;
   skip_reason: string | null;
   total_count: Counter;
@@ -34,6 +37,9 @@ export interface BatchJobLogTable {
   ended_at: Timestamp | null;
   duration_ms: number | null;
   requested_by: number | null;
+  /** Why the watchdog considers this active run stalled (V100); NULL when it is not. */
+  watchdog_reason: string | null;
+  watchdog_at: Timestamp | null;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
 }

@@ -1,14 +1,15 @@
 import {
   BatchRunningError,
+  JobIdCollisionError,
   RunNotFoundError,
   RunStateError,
+  describeRun,
   failRun,
-  getRunStatus,
   launchRun,
   listRuns,
   restartRun,
 } from '@csp/batch';
-import { AppError, envelope, notFound, ok, pageResponse, perm, type ServiceApp } from '@csp/service-kit';
+import { action, AppError, envelope, notFound, ok, pageResponse, perm, type ServiceApp } from '@csp/service-kit';
 import { z } from 'zod';
 import type { AreaDeps } from '../areas.js';
 import {
@@ -21,7 +22,10 @@ import {
   statusResp,
   toRunResp,
   toStepResp,
+  toWatchdogResp,
 } from './batch-schemas.js';
+import { startBatchWatchdog, watchdogConfig } from './batch-watchdog.js';
+import { registerOpsActionLog } from './ops-actions.js';
 
 const tags = ['Batch'];
 const MENU = 'BATCH_RUN';
@@ -32,6 +36,7 @@ function toAppError(err: unknown, stateRule: string): unknown {
     return new AppError('BATCH_RUNNING', 'A settlement run is already requested or running');
   }
   if (err instanceof RunNotFoundError) return notFound(`Batch run ${err.runId}`);
+  if (err instanceof JobIdCollisionError) return new AppError('INTERNAL_ERROR', err.message);
   if (err instanceof RunStateError) {
     return new AppError('BAD_REQUEST', `Batch run ${err.runId} is ${err.status}: ${stateRule}`);
   }
@@ -48,6 +53,10 @@ async function mapped<T>(work: () => Promise<T>, stateRule = ''): Promise<T> {
 
 /** Monthly settlement run API (spec 1.3, 4.5). One REQUESTED/RUNNING run at a time, decided by PostgreSQL. */
 export async function registerBatchRoutes(app: ServiceApp, { queues }: AreaDeps): Promise<void> {
+  const watchdog = watchdogConfig();
+  startBatchWatchdog(app, queues, watchdog);
+  await registerOpsActionLog(app);
+
   app.post(
     '/api/batch/settlement/run',
     {
@@ -86,7 +95,7 @@ export async function registerBatchRoutes(app: ServiceApp, { queues }: AreaDeps)
       schema: {
         tags,
         summary:
-          'A run with its step rows (counts, durations, skip reasons); without jobLogId the latest run',
+          'A run with its step rows (counts, progress, rate, time left), live workers per step and the watchdog; without jobLogId the latest run',
         querystring: statusQuery,
         response: { 200: envelope(statusResp) },
       },
@@ -98,9 +107,14 @@ export async function registerBatchRoutes(app: ServiceApp, { queues }: AreaDeps)
         if (latest.list.length === 0) throw notFound('Batch run');
         runId = Number(latest.list[0]!.jobLogId);
       }
-      const status = await getRunStatus(app.db, runId);
+      const status = await describeRun(app.db, queues, runId, { watchdog: watchdog.settings, logger: request.log });
       if (!status) throw notFound(`Batch run ${runId}`);
-      return ok({ run: toRunResp(status.run), steps: status.steps.map(toStepResp) });
+      return ok({
+        run: toRunResp(status.run),
+        steps: status.steps.map((s) => toStepResp(s, status.workers)),
+        workers: status.workers,
+        watchdog: toWatchdogResp(status.watchdog),
+      });
     },
   );
 
@@ -127,13 +141,14 @@ export async function registerBatchRoutes(app: ServiceApp, { queues }: AreaDeps)
     },
   );
 
-  app.post(
+  action(
+    app,
     '/api/batch/settlement/:id/restart',
     {
       config: perm(MENU, 'APPROVE'),
       schema: {
         tags,
-        summary: 'Restart a FAILED run from its failed step (other states: E400)',
+        summary: 'Restart a FAILED run (or one the watchdog reports stalled) from its first unfinished step (other states: E400)',
         params: runIdParams,
         response: { 200: envelope(z.number().int()) },
       },
@@ -141,7 +156,7 @@ export async function registerBatchRoutes(app: ServiceApp, { queues }: AreaDeps)
     async (request) => {
       const run = await mapped(
         () => restartRun(app.db, queues, request.params.id, { requestId: request.id }),
-        'only a FAILED run can be restarted',
+        'only a FAILED run, or one the watchdog reports stalled, can be restarted',
       );
       request.changeLog({
         menuCode: MENU,
@@ -154,7 +169,8 @@ export async function registerBatchRoutes(app: ServiceApp, { queues }: AreaDeps)
     },
   );
 
-  app.post(
+  action(
+    app,
     '/api/batch/settlement/:id/fail',
     {
       config: perm(MENU, 'APPROVE'),
