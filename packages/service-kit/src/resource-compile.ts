@@ -35,6 +35,9 @@ const MASKS: Record<MaskKind, (v: string) => string> = {
 
 type Entry = [key: string, spec: FieldSpec];
 
+/** What a masked field shows when its stored ciphertext does not decrypt. */
+const UNREADABLE = '********';
+
 /** Compiles a field-table declaration into the routes' view of a resource. */
 export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<F>): Resource {
   const alias = decl.alias ?? decl.table;
@@ -70,6 +73,8 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
   });
   const visible = entries.filter(([, s]) => !s.hidden);
   const response = z.object(Object.fromEntries(visible.map(([k, s]) => [k, responseSchemaOf(s)])));
+  const listVisible = visible.filter(([, s]) => !s.detailOnly);
+  const listItem = listVisible.length < visible.length ? response.pick(Object.fromEntries(listVisible.map(([k]) => [k, true]))) : undefined;
 
   const filterShape: Record<string, z.ZodType> = {};
   for (const [k, s] of entries) {
@@ -107,7 +112,11 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
   const defaultDesc = defaultSortSpec.startsWith('-');
   const defaultSortKey = defaultDesc ? defaultSortSpec.slice(1) : defaultSortSpec;
   spec(defaultSortKey);
-  const sortExpr = Object.fromEntries([...new Set([...sortKeys, defaultSortKey, idKey])].map((k) => [k, expr(k)]));
+  const sortExprOf = (k: string) => {
+    const by = spec(k).sortBy;
+    return by === undefined ? expr(k) : typeof by === 'string' ? sql.ref(by) : by;
+  };
+  const sortExpr = Object.fromEntries([...new Set([...sortKeys, defaultSortKey, idKey])].map((k) => [k, sortExprOf(k)]));
 
   const select = (db: Db): AnyQuery => {
     let qb = decl.baseQuery ? decl.baseQuery(db as unknown as AnyDb) : (db as unknown as AnyDb).selectFrom(`${decl.table} as ${alias}`);
@@ -174,17 +183,27 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     filterParamNames.some((n) => query[n] !== undefined && query[n] !== '') ||
     (decl.agentScope !== undefined && restrictToOwnAgent.applies(user));
 
-  const toResp = (row: AnyRow, cipher: FieldCipher): AnyRow => {
+  const responder = (fields: Entry[]) => (row: AnyRow, cipher: FieldCipher): AnyRow => {
     const resp: AnyRow = {};
-    for (const [k, s] of visible) {
+    for (const [k, s] of fields) {
       let v = row[k];
-      if (s.encrypted && v !== null && v !== undefined) v = cipher.decrypt(String(v));
+      if (s.encrypted && v !== null && v !== undefined) {
+        try {
+          v = cipher.decrypt(String(v));
+        } catch (err) {
+          // A masked value that does not decrypt is never shown, not even masked.
+          if (!s.masked) throw err;
+          resp[k] = UNREADABLE;
+          continue;
+        }
+      }
       v = formatValue(s, v);
       if (s.masked && typeof v === 'string') v = MASKS[s.masked](v);
       resp[k] = v;
     }
     return decl.mapResponse ? decl.mapResponse(resp, row) : resp;
   };
+  const toResp = responder(visible);
 
   // ---- writes
   const columnsOf = (body: AnyRow, ctx: ResourceContext, mode: 'create' | 'update'): AnyRow => {
@@ -241,6 +260,7 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     readOnly: !(s.save && isStored(s)),
     nullable: isNullable(s),
     ...(s.masked ? { masked: s.masked } : {}),
+    ...(s.detailOnly ? { detailOnly: true } : {}),
   }));
   const idParam = decl.idParam ?? 'id';
   const canDelete = decl.delete !== false;
@@ -248,12 +268,13 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
   const meta: ResourceMeta = {
     name: decl.name,
     path: decl.path,
+    ...(decl.listPath ? { listPath: decl.listPath } : {}),
     menu: decl.menu,
     idParam,
     idField: idKey,
     permissions: {
       list: { menu: decl.menu, perm: 'READ' },
-      detail: { menu: decl.menu, perm: 'READ' },
+      detail: decl.detail === false ? null : { menu: decl.menu, perm: 'READ' },
       create: decl.create === false ? null : { menu: decl.menu, perm: 'CREATE' },
       update: decl.update === false ? null : { menu: decl.menu, perm: 'UPDATE' },
       delete: canDelete ? { menu: decl.menu, perm: 'DELETE' } : null,
@@ -270,6 +291,7 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     declaration: decl as unknown as ResourceDeclaration,
     name: decl.name,
     path: decl.path,
+    ...(decl.listPath ? { listPath: decl.listPath } : {}),
     table: decl.table,
     menu: decl.menu,
     tags: decl.tags ?? [decl.name],
@@ -277,7 +299,7 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     idColumn,
     idRef: `${alias}.${idColumn}`,
     ...(versionEntry ? { versionColumn: columnOf(versionEntry[0], versionEntry[1]) } : {}),
-    schemas: { save, update, response, listQuery: listQ, exportQuery: exportQ },
+    schemas: { save, update, response, listQuery: listQ, exportQuery: exportQ, ...(listItem ? { listItem } : {}) },
     select,
     applyFilters,
     isFiltered,
@@ -294,11 +316,13 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     ops: {
       create: decl.create !== false,
       update: decl.update !== false,
+      detail: decl.detail !== false,
       delete: decl.delete === false ? false : softDelete ? { mode: 'soft', column: softDelete.soft, value: softValue } : { mode: 'hard' },
       export: exportPerm,
       estimateTotal: Boolean(decl.bigTable),
     },
     toResp,
+    ...(listItem ? { toListResp: responder(listVisible) } : {}),
     toInsert,
     toUpdate,
     exportColumns,

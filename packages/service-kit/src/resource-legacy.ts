@@ -145,6 +145,7 @@ export function compileLegacy<D extends LegacyResourceDefinition<any, any, any, 
     ops: {
       create: true,
       update: def.update !== false,
+      detail: true,
       delete: def.delete === undefined ? { mode: 'hard' } : def.delete,
       export: def.exportPerm ?? 'READ',
       estimateTotal: false,

@@ -41,6 +41,8 @@ export interface ResourceDeclaration<F extends FieldTable = FieldTable> {
   name: string;
   /** '/api/companies' */
   path: string;
+  /** Where the paged list lives when `path` itself serves something else (a tree); default `path`. */
+  listPath?: string;
   /** Table written by create/update/delete (and read unless baseQuery says otherwise). */
   table: string;
   /** Alias of the table in queries (default: the table name). */
@@ -68,6 +70,8 @@ export interface ResourceDeclaration<F extends FieldTable = FieldTable> {
   mapResponse?(resp: AnyRow, row: AnyRow): AnyRow;
   create?: false;
   update?: false;
+  /** false: no `GET path/:id` (a hand-written detail, or a list without one). */
+  detail?: false;
   /** Default 'hard'. */
   delete?: ResourceDelete;
   /** Permission of /excel (default 'READ'); false: no /excel route. */
@@ -93,11 +97,13 @@ export interface ResourceFieldMeta {
   readOnly: boolean;
   nullable: boolean;
   masked?: string;
+  detailOnly?: boolean;
 }
 
 export interface ResourceMeta {
   name: string;
   path: string;
+  listPath?: string;
   menu: string;
   idParam: string;
   idField: string;
@@ -115,6 +121,8 @@ export interface Resource<Resp extends AnyRow = AnyRow> {
   readonly declaration: ResourceDeclaration;
   readonly name: string;
   readonly path: string;
+  /** The paged list's path when it is not `path`. */
+  readonly listPath?: string;
   readonly table: string;
   readonly menu: string;
   readonly tags: string[];
@@ -129,6 +137,8 @@ export interface Resource<Resp extends AnyRow = AnyRow> {
     response: z.ZodObject;
     listQuery: z.ZodObject;
     exportQuery: z.ZodObject;
+    /** A list item when it has fewer fields than the detail (`.detailOnly()` fields). */
+    listItem?: z.ZodObject;
   };
   /** The base select with every field selected under its key, soft-deleted rows excluded. */
   select(db: Db): AnyQuery;
@@ -142,6 +152,7 @@ export interface Resource<Resp extends AnyRow = AnyRow> {
   ops: {
     create: boolean;
     update: boolean;
+    detail: boolean;
     delete: { mode: 'hard' } | { mode: 'soft'; column: string; value: unknown } | false;
     export: 'EXPORT' | 'READ' | false;
     /** Whether unfiltered lists use the planner's estimate for the total. */
@@ -150,6 +161,8 @@ export interface Resource<Resp extends AnyRow = AnyRow> {
   /** Export columns read the raw row (v1 definitions) instead of the response object. */
   exportFromRaw?: boolean;
   toResp(row: AnyRow, cipher: FieldCipher): Resp;
+  /** A list item (without the detail-only fields); default `toResp`. */
+  toListResp?(row: AnyRow, cipher: FieldCipher): AnyRow;
   toInsert(body: AnyRow, ctx: ResourceContext): Promise<AnyRow>;
   toUpdate(body: AnyRow, ctx: ResourceContext, existing: AnyRow): Promise<AnyRow>;
   exportColumns: Array<SpreadsheetColumn<AnyRow>>;

@@ -80,16 +80,18 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
     return qb.forUpdate().executeTakeFirst() as Promise<AnyRow | undefined>;
   };
 
+  const listItem = resource.schemas.listItem ?? resource.schemas.response;
+  const toListResp = resource.toListResp ?? resource.toResp;
   r.get(
-    resource.path,
+    resource.listPath ?? resource.path,
     {
       config: perm(resource.menu, 'READ'),
-      schema: { tags, summary: `List ${resource.name}`, querystring: resource.schemas.listQuery, response: { 200: pageResponse(resource.schemas.response) } },
+      schema: { tags, summary: `List ${resource.name}`, querystring: resource.schemas.listQuery, response: { 200: pageResponse(listItem) } },
     },
     async (request) => {
       const q = request.query as AnyRow & { pageNum: number; pageSize: number };
       const page = await listPage(app, resource, q, request.user);
-      return ok({ ...page, list: page.list.map((row) => resource.toResp(row, app.cipher)) });
+      return ok({ ...page, list: page.list.map((row) => toListResp(row, app.cipher)) });
     },
   );
 
@@ -115,7 +117,7 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
     );
   }
 
-  r.get(
+  if (ops.detail) r.get(
     itemPath,
     {
       config: perm(resource.menu, 'READ'),

@@ -2,9 +2,8 @@ import type { BatchQueues } from '@csp/batch';
 import type { ServiceApp, ZodTypeProvider } from '@csp/service-kit';
 import { registerBatchRoutes } from './batch-api/batch-routes.js';
 import { registerExplainRoutes } from './explain/explain-routes.js';
-import { registerExceptionRoutes } from './ledgers/exception-routes.js';
-import { registerLedgerLists } from './ledgers/ledger-lists.js';
-import { registerSettleRoutes } from './settle/settle-routes.js';
+import { registerLedgerRoutes } from './ledgers/ledgers.routes.js';
+import { registerSettleRoutes } from './settle/settle.routes.js';
 
 export interface AreaDeps {
   queues: BatchQueues;
@@ -15,8 +14,7 @@ const AREAS: Array<(app: ServiceApp, deps: AreaDeps) => Promise<void>> = [
   registerBatchRoutes,
   registerSettleRoutes,
   registerExplainRoutes,
-  registerLedgerLists,
-  registerExceptionRoutes,
+  registerLedgerRoutes,
 ];
 
 export async function registerAreas(app: ServiceApp, deps: AreaDeps): Promise<void> {

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { envelope, notFound, ok, perm, zId, type ServiceApp } from '@csp/service-kit';
-import { restrictToOwnAgent } from '../ledgers/agent-scope.js';
+import { envelope, notFound, ok, perm, restrictToOwnAgent, zId, type ServiceApp } from '@csp/service-kit';
 import { explainResp } from './explain-schemas.js';
 import { explainSettlement, type SettleRow } from './explain-service.js';
 

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
 import {
+  action,
   AppError,
   envelope,
   invalid,
@@ -204,7 +205,8 @@ export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
     return ok();
   }
 
-  app.put(
+  action(
+    app,
     '/api/ledger/exception/:id/approve',
     {
       config: perm(MENU, 'APPROVE'),
@@ -218,7 +220,8 @@ export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
     (request) => decide(request, request.params.id, { approve: true }),
   );
 
-  app.put(
+  action(
+    app,
     '/api/ledger/exception/:id/reject',
     {
       config: perm(MENU, 'APPROVE'),

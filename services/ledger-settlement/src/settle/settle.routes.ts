@@ -1,20 +1,20 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import {
+  action,
   envelope,
   invalid,
   money,
-  notFound,
   ok,
   perm,
+  registerResource,
+  restrictToOwnAgent,
   zId,
   zSettleMonth,
   type ServiceApp,
 } from '@csp/service-kit';
-import { restrictToOwnAgent } from '../ledgers/agent-scope.js';
-import { registerList, selectList } from '../ledgers/list-definition.js';
-import { SETTLE_STATUSES, settleList, settleResp } from './settle-list.js';
-import { moveSettlement } from './settle-state.js';
+import { SETTLE_STATUSES, settleResource } from './settle.resource.js';
+import { moveSettlement } from './settle.service.js';
 
 const MENU = 'SETTLE_LIST';
 const tags = ['Settlement'];
@@ -72,7 +72,7 @@ const totalsOf = (r: SumRow | undefined): z.input<typeof moneyTotals> => ({
 
 /** Settlement list/detail/summary and the confirm/hold/release moves (spec 3.2, 4.5). */
 export async function registerSettleRoutes(app: ServiceApp): Promise<void> {
-  const db = () => app.db as unknown as Kysely<any>;
+  const db = () => app.db;
 
   app.get(
     '/api/settle/summary',
@@ -118,37 +118,18 @@ export async function registerSettleRoutes(app: ServiceApp): Promise<void> {
     },
   );
 
-  registerList(app, settleList);
+  registerResource(app, settleResource);
 
-  app.get(
-    '/api/settle/:id',
-    {
-      config: perm(MENU, 'READ'),
-      schema: {
-        tags,
-        summary: 'Settlement detail (AGENT users: own rows only)',
-        params,
-        response: { 200: envelope(settleResp) },
-      },
-    },
-    async (request) => {
-      const row = await selectList(app, settleList, request, {})
-        .where('s.settle_id', '=', request.params.id)
-        .executeTakeFirst();
-      if (!row) throw notFound(`Settlement ${request.params.id}`);
-      return ok(settleList.toResp(row));
-    },
-  );
-
-  for (const action of ['confirm', 'release'] as const) {
-    app.put(
-      `/api/settle/:id/${action}`,
+  for (const step of ['confirm', 'release'] as const) {
+    action(
+      app,
+      `/api/settle/:id/${step}`,
       {
         config: perm(MENU, 'APPROVE'),
         schema: {
           tags,
           summary:
-            action === 'confirm'
+            step === 'confirm'
               ? 'Confirm a CALCULATED settlement (else B001); its ledger rows become CONFIRMED'
               : 'Release a HOLD settlement back to CALCULATED (else B001)',
           params,
@@ -158,14 +139,14 @@ export async function registerSettleRoutes(app: ServiceApp): Promise<void> {
       async (request) => {
         const result = await moveSettlement(db(), {
           settleId: request.params.id,
-          action,
+          action: step,
           userId: request.user?.userId ?? null,
         });
         request.changeLog({
           menuCode: MENU,
           tableName: 'settle_master',
           recordId: request.params.id,
-          action: action === 'confirm' ? 'APPROVE' : 'UPDATE',
+          action: step === 'confirm' ? 'APPROVE' : 'UPDATE',
           before: result.before,
           after: { ...result.after, ledgerRows: result.ledgerRows },
         });
@@ -174,7 +155,8 @@ export async function registerSettleRoutes(app: ServiceApp): Promise<void> {
     );
   }
 
-  app.put(
+  action(
+    app,
     '/api/settle/:id/hold',
     {
       config: perm(MENU, 'APPROVE'),

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { AppError, notFound } from '@csp/service-kit';
-import type { SettleStatus } from './settle-list.js';
+import type { SettleStatus } from './settle.resource.js';
 
 export type SettleAction = 'confirm' | 'hold' | 'release';
 
