@@ -60,7 +60,7 @@ const commission = (premium: string, companyRate?: string, payoutRate?: string) 
 };
 const paymentTax = (amount: string, taxType: string, vatType: string, deduction?: string) => {
   const r = calcPaymentTax({ amount, taxType, vatType, deduction });
-  return [w(r.incomeTax), w(r.localTax), w(r.vat), m(r.net)];
+  return [w(r.incomeTax), w(r.localTax), m(r.vat), m(r.net)];
 };
 const aggregate = (recruit: string, maintain: string, override: string, plus: string, minus: string, cb: string, rate?: string) => {
   const r = calcSettlementAggregate(
@@ -159,29 +159,32 @@ const aggregates: Vector[] = [
 // ---------------------------------------------------------------- payment tax (rule 5) and deductions (rule 6)
 const payments: Vector[] = [
   // income 1000000 x 3.3% = 33000; local 33000 x 10% = 3300; vat 0; net 1000000 - 33000 - 3300 = 963700
-  { name: 'business income, no VAT', actual: () => paymentTax('1000000', 'BUSINESS_INCOME', 'NONE'), expected: ['33000', '3300', '0', '963700.00'] },
+  { name: 'business income, no VAT', actual: () => paymentTax('1000000', 'BUSINESS_INCOME', 'NONE'), expected: ['33000', '3300', '0.00', '963700.00'] },
   // income 1000000 x 8.8% = 88000; local 8800; net 903200
-  { name: 'other income, no VAT', actual: () => paymentTax('1000000', 'OTHER_INCOME', 'NONE'), expected: ['88000', '8800', '0', '903200.00'] },
+  { name: 'other income, no VAT', actual: () => paymentTax('1000000', 'OTHER_INCOME', 'NONE'), expected: ['88000', '8800', '0.00', '903200.00'] },
   // TAXABLE: vat 1000000 x 10% = 100000; net 1000000 - 33000 - 3300 + 100000 = 1063700
-  { name: 'business income, VAT taxable', actual: () => paymentTax('1000000', 'BUSINESS_INCOME', 'TAXABLE'), expected: ['33000', '3300', '100000', '1063700.00'] },
+  { name: 'business income, VAT taxable', actual: () => paymentTax('1000000', 'BUSINESS_INCOME', 'TAXABLE'), expected: ['33000', '3300', '100000.00', '1063700.00'] },
   // EXEMPT: vat 0; net as NONE = 963700
-  { name: 'business income, VAT exempt', actual: () => paymentTax('1000000', 'BUSINESS_INCOME', 'EXEMPT'), expected: ['33000', '3300', '0', '963700.00'] },
+  { name: 'business income, VAT exempt', actual: () => paymentTax('1000000', 'BUSINESS_INCOME', 'EXEMPT'), expected: ['33000', '3300', '0.00', '963700.00'] },
   // OTHER + TAXABLE 2500000: income 220000; local 22000; vat 250000; net 2500000 - 242000 + 250000 = 2508000
-  { name: 'other income, VAT taxable', actual: () => paymentTax('2500000', 'OTHER_INCOME', 'TAXABLE'), expected: ['220000', '22000', '250000', '2508000.00'] },
+  { name: 'other income, VAT taxable', actual: () => paymentTax('2500000', 'OTHER_INCOME', 'TAXABLE'), expected: ['220000', '22000', '250000.00', '2508000.00'] },
   // OTHER + EXEMPT 2500000: vat 0; net 2500000 - 220000 - 22000 = 2258000
-  { name: 'other income, VAT exempt', actual: () => paymentTax('2500000', 'OTHER_INCOME', 'EXEMPT'), expected: ['220000', '22000', '0', '2258000.00'] },
+  { name: 'other income, VAT exempt', actual: () => paymentTax('2500000', 'OTHER_INCOME', 'EXEMPT'), expected: ['220000', '22000', '0.00', '2258000.00'] },
   // income 12345.67 x 3.3% = 407.40711 => 407; local 40.7 => 41; net 12345.67 - 407 - 41 = 11897.67
-  { name: 'income tax rounds to whole won', actual: () => paymentTax('12345.67', 'BUSINESS_INCOME', 'NONE'), expected: ['407', '41', '0', '11897.67'] },
+  { name: 'income tax rounds to whole won', actual: () => paymentTax('12345.67', 'BUSINESS_INCOME', 'NONE'), expected: ['407', '41', '0.00', '11897.67'] },
   // income 1500 x 3.3% = 49.5 => 50 (scale 0 half up); local 5.0 => 5; net 1445
-  { name: 'income tax .5 rounds up', actual: () => paymentTax('1500', 'BUSINESS_INCOME', 'NONE'), expected: ['50', '5', '0', '1445.00'] },
+  { name: 'income tax .5 rounds up', actual: () => paymentTax('1500', 'BUSINESS_INCOME', 'NONE'), expected: ['50', '5', '0.00', '1445.00'] },
   // income 1363.64 x 3.3% = 45.00012 => 45; local 45 x 10% = 4.5 => 5; net 1363.64 - 50 = 1313.64
-  { name: 'local tax .5 rounds up', actual: () => paymentTax('1363.64', 'BUSINESS_INCOME', 'NONE'), expected: ['45', '5', '0', '1313.64'] },
-  // income 12345 x 3.3% = 407.385 => 407; local 40.7 => 41; vat 1234.5 => 1235; net 12345 - 448 + 1235 = 13132
-  { name: 'VAT .5 rounds up to whole won', actual: () => paymentTax('12345', 'BUSINESS_INCOME', 'TAXABLE'), expected: ['407', '41', '1235', '13132.00'] },
+  { name: 'local tax .5 rounds up', actual: () => paymentTax('1363.64', 'BUSINESS_INCOME', 'NONE'), expected: ['45', '5', '0.00', '1313.64'] },
+  // income 12345 x 3.3% = 407.385 => 407; local 40.7 => 41; vat 1234.5 at scale 2 (rule 1, DECISIONS
+  // "Payments and tax") = 1234.50; net 12345 - 448 + 1234.50 = 13131.50
+  { name: 'VAT is rule 1 at scale 2, not whole won', actual: () => paymentTax('12345', 'BUSINESS_INCOME', 'TAXABLE'), expected: ['407', '41', '1234.50', '13131.50'] },
+  // vat 123456.78 x 10% = 12345.678 => 12345.68 (whole won would be 12346)
+  { name: 'VAT rounds HALF_UP to cents', actual: () => paymentTax('123456.78', 'OTHER_INCOME', 'TAXABLE'), expected: ['10864', '1086', '12345.68', '123852.46'] },
   // net 963700 - deduction 50000 = 913700 (overall: amount - income - local + vat - deduction)
-  { name: 'payment net after a deduction', actual: () => paymentTax('1000000', 'BUSINESS_INCOME', 'NONE', '50000'), expected: ['33000', '3300', '0', '913700.00'] },
+  { name: 'payment net after a deduction', actual: () => paymentTax('1000000', 'BUSINESS_INCOME', 'NONE', '50000'), expected: ['33000', '3300', '0.00', '913700.00'] },
   // amount 0: all 0
-  { name: 'payment of zero', actual: () => paymentTax('0', 'OTHER_INCOME', 'TAXABLE'), expected: ['0', '0', '0', '0.00'] },
+  { name: 'payment of zero', actual: () => paymentTax('0', 'OTHER_INCOME', 'TAXABLE'), expected: ['0', '0', '0.00', '0.00'] },
   // PENDING 30000 + 20000.50 = 50000.50 applied; APPLIED and CANCELLED ignored; net 963700 - 50000.50 = 913699.50
   {
     name: 'deductions apply only PENDING rows',

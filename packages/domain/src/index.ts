@@ -18,3 +18,4 @@ export * from './succession.js';
 export * from './override.js';
 export * from './masking.js';
 export * from './ledger-reconcile.js';
+export * from './analytics.js';

@@ -82,12 +82,13 @@ function scaledRates(rates: PaymentTaxRates): ScaledRates {
 
 const WON_FROM_CENTS_X_RATE = 100_000_000n; // cents x rate10k / 10^8 = whole won
 const WON_X_RATE = 1_000_000n; // won x rate10k / 10^6 = whole won
+const CENTS_X_RATE = 1_000_000n; // cents x rate10k / 10^6 = cents
 
 /**
  * Rule 5 (+ rule 6 deduction): incomeTax = round0(amount x incomeRate / 100) with the rate of the
- * agent's tax type; localTax = round0(incomeTax x localRate / 100); vat = round0(amount x vatRate /
- * 100) for TAXABLE agents, 0 for NONE and EXEMPT; net = amount - incomeTax - localTax + vat -
- * deduction. The spec gives no scale for vat: it is rounded to whole won like the income taxes.
+ * agent's tax type; localTax = round0(incomeTax x localRate / 100); vat = pct(amount, vatRate) (rule 1,
+ * scale 2: DECISIONS "Payments and tax" — the spec names scale 0 only for the income taxes) for
+ * TAXABLE agents, 0 for NONE and EXEMPT; net = amount - incomeTax - localTax + vat - deduction.
  * Rates are read at call time, so callers pass the system_config values (section 8).
  */
 export function calcPaymentTax(input: PaymentTaxInput, rates: PaymentTaxRates = DEFAULT_PAYMENT_TAX_RATES): PaymentTax {
@@ -103,14 +104,14 @@ export function calcPaymentTax(input: PaymentTaxInput, rates: PaymentTaxRates = 
   }
   const incomeTax = roundHalfUpDiv(amount * income10k, WON_FROM_CENTS_X_RATE);
   const localTax = roundHalfUpDiv(incomeTax * localIncome, WON_X_RATE);
-  const vat = taxable ? roundHalfUpDiv(amount * vat10k, WON_FROM_CENTS_X_RATE) : 0n;
-  const net = amount - (incomeTax + localTax - vat) * 100n - deduction;
+  const vat = taxable ? roundHalfUpDiv(amount * vat10k, CENTS_X_RATE) : 0n;
+  const net = amount - (incomeTax + localTax) * 100n + vat - deduction;
   return {
     amount: decOfScaled(amount, 2),
     incomeRate: toDec(incomeRate, 'incomeRate'),
     incomeTax: decOfScaled(incomeTax, 0),
     localTax: decOfScaled(localTax, 0),
-    vat: decOfScaled(vat, 0),
+    vat: decOfScaled(vat, 2),
     deduction: decOfScaled(deduction, 2),
     net: decOfScaled(net, 2),
   };
@@ -127,7 +128,7 @@ export function calcPaymentTaxDecimal(
   const deduction = input.deduction === null || input.deduction === undefined ? ZERO : toNonNegative(input.deduction, 'deduction');
   const incomeTax = pctDecimal(amount, incomeRate, 0);
   const localTax = pctDecimal(incomeTax, toNonNegative(rates.localIncome, 'localRate'), 0);
-  const vat = taxable ? pctDecimal(amount, toNonNegative(rates.vat, 'vatRate'), 0) : ZERO;
+  const vat = taxable ? pctDecimal(amount, toNonNegative(rates.vat, 'vatRate'), 2) : ZERO;
   const net = amount.minus(incomeTax).minus(localTax).plus(vat).minus(deduction);
   return { amount, incomeRate, incomeTax, localTax, vat, deduction, net };
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createServiceApp, type CreateServiceAppOptions, type ServiceApp } from '@csp/service-kit';
+import { registerAreas } from './areas.js';
 
 export const SERVICE_NAME = 'payment-tax';
 
@@ -11,10 +12,9 @@ export interface PaymentTaxDeps {
   logger?: FastifyBaseLogger;
 }
 
-/**
- * The payment-tax app: kit infrastructure (health, docs, auth, logs). Business routes (payments,
- * deductions, taxes, statements, accounting, tax reports) come with the payment-tax API issue.
- */
+/** The payment-tax app: kit infrastructure plus the business areas of src/areas.ts (tests use `inject`). */
 export async function buildApp(deps: PaymentTaxDeps): Promise<ServiceApp> {
-  return createServiceApp({ name: SERVICE_NAME, ...deps });
+  const app = await createServiceApp({ name: SERVICE_NAME, ...deps });
+  await registerAreas(app);
+  return app;
 }

@@ -29,11 +29,13 @@ describe('payment-tax app', () => {
     expect(() => assertAllRoutesGuarded(ctx.app)).not.toThrow();
   });
 
-  it('has the four seeded account codes', async () => {
+  it('has the seeded account codes: four of V032 and the two payment entries need (V050)', async () => {
     const { rows } = await sql<{ account_code: string; account_type: string }>`
       SELECT account_code, account_type FROM account_code ORDER BY account_code`.execute(ctx.db);
     expect(rows).toEqual([
       { account_code: '1110', account_type: 'BOTH' },
+      { account_code: '1130', account_type: 'BOTH' },
+      { account_code: '1350', account_type: 'DEBIT' },
       { account_code: '2110', account_type: 'CREDIT' },
       { account_code: '2120', account_type: 'CREDIT' },
       { account_code: '5110', account_type: 'DEBIT' },

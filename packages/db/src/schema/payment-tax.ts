@@ -1,21 +1,38 @@
 import type { ColumnType, Generated } from 'kysely';
+import type {
+  ACCOUNTING_CLOSE_STATUSES,
+  ACCOUNTING_LEDGER_TYPES,
+  ACCOUNT_TYPES,
+  DEDUCTION_STATUSES,
+  DEDUCTION_TYPES,
+  PAYMENT_STATUSES,
+  REPORT_FILE_STATUSES,
+  STATEMENT_FILE_FORMATS,
+  STATEMENT_ISSUE_STATUSES,
+  STATEMENT_RUN_STATUSES,
+  STATEMENT_TYPES,
+  YEAR_END_STATEMENT_STATUSES,
+} from '../values.js';
 import type { DateString, DefaultedTimestamp, Numeric, Timestamp } from './platform.js';
 
-/** Payment, deductions, statements, accounting and tax (migration V032, owned by payment-tax). */
+/** Payment, deductions, statements, accounting and tax (migrations V032, V050; owned by payment-tax). */
 
 type Version = ColumnType<number, number | undefined, number>;
 /** numeric column with a database default */
 type DefaultedNumeric = ColumnType<string, string | number | undefined, string | number>;
 
-export type PaymentStatus = 'PENDING' | 'SENT' | 'SUCCESS' | 'FAIL';
-export type DeductionType = 'LOAN' | 'ADVANCE' | 'GUARANTEE' | 'DUES' | 'AD' | 'CHARGEBACK_PENDING' | 'OTHER';
-export type DeductionStatus = 'PENDING' | 'APPLIED' | 'CANCELLED';
-export type AccountType = 'DEBIT' | 'CREDIT' | 'BOTH';
-export type AccountingLedgerType = 'RECRUIT' | 'MAINTAIN';
-export type ReportFileStatus = 'PENDING' | 'COMPLETED';
-export type StatementType = 'MONTHLY' | 'ANNUAL' | 'PROOF';
-export type StatementFileFormat = 'XLSX' | 'PDF';
-export type StatementIssueStatus = 'GENERATED' | 'SENT' | 'DOWNLOADED' | 'CANCELLED';
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export type DeductionType = (typeof DEDUCTION_TYPES)[number];
+export type DeductionStatus = (typeof DEDUCTION_STATUSES)[number];
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+export type AccountingLedgerType = (typeof ACCOUNTING_LEDGER_TYPES)[number];
+export type AccountingCloseStatus = (typeof ACCOUNTING_CLOSE_STATUSES)[number];
+export type StatementRunStatus = (typeof STATEMENT_RUN_STATUSES)[number];
+export type YearEndStatementStatus = (typeof YEAR_END_STATEMENT_STATUSES)[number];
+export type ReportFileStatus = (typeof REPORT_FILE_STATUSES)[number];
+export type StatementType = (typeof STATEMENT_TYPES)[number];
+export type StatementFileFormat = (typeof STATEMENT_FILE_FORMATS)[number];
+export type StatementIssueStatus = (typeof STATEMENT_ISSUE_STATUSES)[number];
 
 interface Audit {
   created_at: DefaultedTimestamp;
@@ -80,7 +97,8 @@ export interface AccountCodeTable extends Audit {
 
 export interface ContractAccountingEntryTable {
   entry_id: Generated<number>;
-  contract_id: number;
+  /** NULL for payment entries */
+  contract_id: number | null;
   ledger_type: AccountingLedgerType;
   ledger_id: number;
   settle_month: string;
@@ -93,6 +111,8 @@ export interface ContractAccountingEntryTable {
   journal_no: string | null;
   posted_at: Timestamp | null;
   run_id: number | null;
+  /** accounting_close that gave the journal number */
+  close_id: number | null;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
 }
@@ -166,6 +186,84 @@ export interface CommissionStatementTable {
   updated_at: DefaultedTimestamp;
 }
 
+export interface DeductionCarryForwardTable {
+  settle_id: number;
+  agent_id: number;
+  from_month: string;
+  to_month: string;
+  deduction_id: number;
+  amount: Numeric;
+  created_at: DefaultedTimestamp;
+  created_by: number | null;
+}
+
+export interface AccountingCloseTable extends Audit {
+  close_id: Generated<number>;
+  settle_month: string;
+  status: Generated<AccountingCloseStatus>;
+  journal_no: string | null;
+  execute_count: Generated<number>;
+  entry_count: Generated<number>;
+  total_debit: DefaultedNumeric;
+  total_credit: DefaultedNumeric;
+  note: string | null;
+  closed_at: Timestamp | null;
+  closed_by: number | null;
+  reopened_at: Timestamp | null;
+  reopened_by: number | null;
+  reopen_reason: string | null;
+  version: Version;
+}
+
+export interface AccountBalanceSnapshotTable {
+  snapshot_id: Generated<number>;
+  close_id: number;
+  settle_month: string;
+  account_code: string;
+  account_name: string | null;
+  debit_amount: DefaultedNumeric;
+  credit_amount: DefaultedNumeric;
+  balance_amount: DefaultedNumeric;
+  created_at: DefaultedTimestamp;
+}
+
+export interface StatementRunTable {
+  run_id: Generated<number>;
+  settle_month: string;
+  statement_type: StatementType;
+  status: Generated<StatementRunStatus>;
+  total_count: Generated<number>;
+  done_count: Generated<number>;
+  error_count: Generated<number>;
+  error_message: string | null;
+  started_at: DefaultedTimestamp;
+  heartbeat_at: DefaultedTimestamp;
+  ended_at: Timestamp | null;
+  created_by: number | null;
+}
+
+export interface YearEndStatementTable {
+  statement_id: Generated<number>;
+  agent_id: number;
+  settle_year: number;
+  total_amount: DefaultedNumeric;
+  total_income_tax: DefaultedNumeric;
+  total_local_tax: DefaultedNumeric;
+  total_vat: DefaultedNumeric;
+  total_deduction: DefaultedNumeric;
+  total_net: DefaultedNumeric;
+  payment_count: Generated<number>;
+  status: Generated<YearEndStatementStatus>;
+  file_id: number | null;
+  issued_at: Timestamp | null;
+  issued_by: number | null;
+  sent_at: Timestamp | null;
+  sent_by: number | null;
+  version: Version;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
 export interface PaymentTaxTables {
   payment: PaymentTable;
   agent_deduction: AgentDeductionTable;
@@ -176,4 +274,9 @@ export interface PaymentTaxTables {
   withholding_tax_report: WithholdingTaxReportTable;
   vat_report: VatReportTable;
   commission_statement: CommissionStatementTable;
+  deduction_carry_forward: DeductionCarryForwardTable;
+  accounting_close: AccountingCloseTable;
+  account_balance_snapshot: AccountBalanceSnapshotTable;
+  statement_run: StatementRunTable;
+  year_end_statement: YearEndStatementTable;
 }

@@ -1,8 +1,7 @@
-import { defineStep, type StepCounts } from '@csp/batch';
-import { monthsOfQuarter, quarterOfSettleMonth } from '@csp/domain';
-import { sql } from 'kysely';
+import { defineStep } from '@csp/batch';
+import { quarterOfSettleMonth } from '@csp/domain';
+import { aggregateVat } from '../calc/tax-aggregates.js';
 import { paymentTaxDb } from '../db.js';
-import { EXCLUDED_PAYMENT_STATUS } from './accounting-codes.js';
 
 /**
  * Step 12 (last month of a quarter): one vat_report row per quarter over the payments of its three
@@ -15,33 +14,10 @@ export const vatReportQuarterly = defineStep({
   name: 'vatReportQuarterly',
   run: async (ctx) => {
     const quarter = quarterOfSettleMonth(ctx.settleMonth);
-    const months = monthsOfQuarter(quarter);
-
-    const counts = await paymentTaxDb(ctx.db)
+    const result = await paymentTaxDb(ctx.db)
       .transaction()
-      .execute(async (trx): Promise<StepCounts> => {
-        const { rows } = await sql<{ report_id: number }>`
-          INSERT INTO vat_report AS v (settle_quarter, total_sales, total_purchase, total_vat_payable, tax_invoice_count, run_id)
-          SELECT ${quarter},
-                 coalesce(sum(p.amount) FILTER (WHERE a.vat_type = 'TAXABLE'), 0),
-                 0,
-                 coalesce(sum(p.vat_amount), 0),
-                 count(*) FILTER (WHERE p.vat_amount > 0),
-                 ${ctx.runId}::bigint
-          FROM payment p
-          JOIN agent a ON a.agent_id = p.agent_id
-          WHERE p.settle_month = ANY(${months}::bpchar[]) AND p.status <> ${EXCLUDED_PAYMENT_STATUS}
-          ON CONFLICT (settle_quarter) DO UPDATE SET
-            total_sales = EXCLUDED.total_sales,
-            total_purchase = EXCLUDED.total_purchase,
-            total_vat_payable = EXCLUDED.total_vat_payable,
-            tax_invoice_count = EXCLUDED.tax_invoice_count,
-            run_id = EXCLUDED.run_id,
-            updated_at = now()
-          WHERE v.file_status <> 'COMPLETED'
-          RETURNING v.report_id`.execute(trx);
-        return { total: 1, success: rows.length, error: 0, skipped: 1 - rows.length };
-      });
+      .execute((trx) => aggregateVat(trx, quarter, ctx.runId));
+    const counts = { total: 1, success: result.written, error: 0, skipped: result.keptCompleted };
     ctx.progress(1);
     ctx.logger.info({ ...counts, quarter }, 'VAT report aggregated');
     return counts;

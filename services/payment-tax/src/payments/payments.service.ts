@@ -1,0 +1,286 @@
+import { applyDeductions, formatMoney, shiftSettleMonth, sum, type Dec } from '@csp/domain';
+import { AppError, notFound, type FieldCipher } from '@csp/service-kit';
+import { sql } from 'kysely';
+import { paymentTaxOf } from '../calc/payment-tax.js';
+import { readPaymentTaxRates } from '../common/system-config.js';
+import type { PaymentTaxDb } from '../db.js';
+import { PaymentRepository, type PaymentTaxUpdate, type TaxablePaymentRow } from './payments.repository.js';
+import type { PaymentStatusValue } from './payments.resource.js';
+
+export interface GenerateResult {
+  settleMonth: string;
+  paymentIds: number[];
+  nextMonth: string;
+  carriedForward: Array<{ settleId: number; agentId: number; amount: string; deductionId: number }>;
+  carryForwardSkipped: Array<{ settleId: number; agentId: number; amount: string }>;
+}
+
+export interface DeductionResult {
+  payments: number;
+  deductions: number;
+  deductionSum: string;
+  /** PENDING deductions of the month whose agent has no PENDING payment (left PENDING). */
+  leftPending: number;
+}
+
+/** A missing or unreadable bank account of an agent about to be paid. */
+interface AccountProblem {
+  settleId: number;
+  agentId: number;
+  agentName: string;
+  problem: string;
+}
+
+/** Payments workflows: generate, rule 5 taxes, rule 6 deductions, status moves (DECISIONS "Payments and tax"). */
+export class PaymentService {
+  constructor(
+    private readonly db: PaymentTaxDb,
+    private readonly cipher: FieldCipher,
+  ) {}
+
+  private accountProblem(bankCode: string | null, accountNo: string | null): string | undefined {
+    if (!bankCode?.trim()) return 'no bank code';
+    if (!accountNo?.trim()) return 'no account number';
+    try {
+      if (!this.cipher.decrypt(accountNo).trim()) return 'no account number';
+    } catch {
+      return 'account number unreadable (not encrypted with this ENCRYPT_KEY)';
+    }
+    return undefined;
+  }
+
+  /**
+   * One PENDING payment per CONFIRMED settlement of the month with a positive gross and no live payment
+   * (amount = gross, bank details of the agent), and the negative-gross carry-forward, in one transaction.
+   * An agent to be paid without a usable bank account refuses the whole call (E400, nothing written).
+   */
+  async generate(settleMonth: string, userId: number | null): Promise<GenerateResult> {
+    const nextMonth = shiftSettleMonth(settleMonth, 1);
+    return this.db.transaction().execute(async (trx) => {
+      const repo = new PaymentRepository(trx);
+      const payable = await repo.payableSettlements(settleMonth);
+      const problems: AccountProblem[] = [];
+      for (const s of payable) {
+        const problem = this.accountProblem(s.bank_code, s.account_no);
+        if (problem) problems.push({ settleId: Number(s.settle_id), agentId: Number(s.agent_id), agentName: s.agent_name, problem });
+      }
+      if (problems.length > 0) {
+        const list = problems
+          .slice(0, 10)
+          .map((p) => `agent ${p.agentId} (${p.agentName}): ${p.problem}`)
+          .join('; ');
+        const more = problems.length > 10 ? ` and ${problems.length - 10} more` : '';
+        throw new AppError(
+          'BAD_REQUEST',
+          `No payment was created: ${problems.length} agent(s) to be paid have no usable bank account — ${list}${more}. ` +
+            'Enter the account on the agent or hold the settlement, then generate again.',
+          { agents: problems },
+        );
+      }
+      const paymentIds = await repo.insertPayments(
+        settleMonth,
+        payable.map((s) => Number(s.settle_id)),
+        userId,
+      );
+      const carried = await repo.carryNegativeGross(settleMonth, nextMonth, userId);
+      return {
+        settleMonth,
+        paymentIds,
+        nextMonth,
+        carriedForward: carried
+          .filter((c) => c.deduction_id !== null)
+          .map((c) => ({
+            settleId: Number(c.settle_id),
+            agentId: Number(c.agent_id),
+            amount: formatMoney(c.amount),
+            deductionId: Number(c.deduction_id),
+          })),
+        carryForwardSkipped: carried
+          .filter((c) => c.deduction_id === null)
+          .map((c) => ({ settleId: Number(c.settle_id), agentId: Number(c.agent_id), amount: formatMoney(c.amount) })),
+      };
+    });
+  }
+
+  private taxUpdates(rows: readonly TaxablePaymentRow[], rates: Awaited<ReturnType<typeof readPaymentTaxRates>>): PaymentTaxUpdate[] {
+    return rows.map((r) => {
+      const tax = paymentTaxOf(
+        { amount: r.amount, taxType: r.tax_type, vatType: r.vat_type, deduction: r.deduction_amount },
+        rates,
+      );
+      return {
+        paymentId: Number(r.payment_id),
+        incomeTax: formatMoney(tax.incomeTax),
+        localTax: formatMoney(tax.localTax),
+        vat: formatMoney(tax.vat),
+        net: formatMoney(tax.net),
+      };
+    });
+  }
+
+  /** Rule 5 on one payment; only a PENDING payment can be (re)taxed (else B001). */
+  async calculateTax(paymentId: number, userId: number | null) {
+    return this.db.transaction().execute(async (trx) => {
+      const repo = new PaymentRepository(trx);
+      const [row] = await repo.lockTaxable({ paymentId });
+      if (!row) throw notFound(`Payment ${paymentId}`);
+      if (row.status !== 'PENDING') {
+        throw new AppError(
+          'ALREADY_CONFIRMED',
+          `Payment ${paymentId} is ${row.status}: taxes can only be calculated while it is PENDING`,
+        );
+      }
+      const [update] = this.taxUpdates([row], await readPaymentTaxRates(trx));
+      await repo.writeTaxes([update!], userId);
+      return { before: row, after: update! };
+    });
+  }
+
+  /** Rule 5 on every PENDING payment of the month, in one transaction. */
+  async calculateTaxes(settleMonth: string, userId: number | null): Promise<PaymentTaxUpdate[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const repo = new PaymentRepository(trx);
+      const rows = await repo.lockTaxable({ settleMonth, status: 'PENDING' });
+      const updates = this.taxUpdates(rows, await readPaymentTaxRates(trx));
+      await repo.writeTaxes(updates, userId);
+      return updates;
+    });
+  }
+
+  /**
+   * Rule 6 for PENDING payments (one, or every PENDING payment of a month): the PENDING deductions of the
+   * payment's agent and month are summed by the domain, written as detail rows and become APPLIED; the
+   * payment's deduction_amount grows by the sum and net = currentNet - sum. One transaction. When an agent
+   * has several PENDING payments in the month, the oldest takes the deductions.
+   */
+  async applyDeductions(
+    scope: { paymentId: number } | { settleMonth: string },
+    userId: number | null,
+  ): Promise<DeductionResult & { paymentIds: number[] }> {
+    return this.db.transaction().execute(async (trx) => {
+      const repo = new PaymentRepository(trx);
+      let payments: TaxablePaymentRow[];
+      let settleMonth: string;
+      if ('paymentId' in scope) {
+        const locked = await repo.lockPayment(scope.paymentId);
+        if (!locked) throw notFound(`Payment ${scope.paymentId}`);
+        if (locked.status !== 'PENDING') {
+          throw new AppError(
+            'ALREADY_CONFIRMED',
+            `Payment ${scope.paymentId} is ${locked.status}: deductions can only be applied while it is PENDING`,
+          );
+        }
+        payments = await repo.lockTaxable({ paymentId: scope.paymentId });
+        settleMonth = locked.settle_month;
+      } else {
+        settleMonth = scope.settleMonth;
+        payments = await repo.lockTaxable({ settleMonth, status: 'PENDING' });
+      }
+      const byAgent = new Map<number, TaxablePaymentRow>();
+      for (const p of payments) if (!byAgent.has(Number(p.agent_id))) byAgent.set(Number(p.agent_id), p);
+      const pending = await repo.lockPendingDeductions(settleMonth, [...byAgent.keys()]);
+      const deductionsOf = new Map<number, typeof pending>();
+      for (const d of pending) {
+        const list = deductionsOf.get(Number(d.agent_id)) ?? [];
+        list.push(d);
+        deductionsOf.set(Number(d.agent_id), list);
+      }
+
+      const details: Array<{ paymentId: number; deductionId: number; amount: string }> = [];
+      const updated: Array<{ paymentId: number; added: string; net: string }> = [];
+      const sums: Dec[] = [];
+      for (const [agentId, payment] of byAgent) {
+        const rows = deductionsOf.get(agentId);
+        if (!rows?.length) continue;
+        const result = applyDeductions(
+          payment.net_amount,
+          rows.map((d) => ({ deductionId: Number(d.deduction_id), amount: d.amount, status: d.status })),
+        );
+        if (result.applied.length === 0) continue;
+        const paymentId = Number(payment.payment_id);
+        for (const a of result.applied) details.push({ paymentId, deductionId: a.deductionId, amount: formatMoney(a.amount) });
+        updated.push({ paymentId, added: formatMoney(result.deductionSum), net: formatMoney(result.net) });
+        sums.push(result.deductionSum);
+      }
+      await repo.writeDeductions(details, updated, userId);
+      const leftPending = 'settleMonth' in scope ? await this.countPendingDeductions(trx, settleMonth) : 0;
+      return {
+        payments: updated.length,
+        deductions: details.length,
+        deductionSum: formatMoney(sum(sums)),
+        leftPending,
+        paymentIds: updated.map((u) => u.paymentId),
+      };
+    });
+  }
+
+  private async countPendingDeductions(trx: PaymentTaxDb, settleMonth: string): Promise<number> {
+    const row = await trx
+      .selectFrom('agent_deduction')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('settle_month', '=', settleMonth)
+      .where('status', '=', 'PENDING')
+      .executeTakeFirstOrThrow();
+    return row.n;
+  }
+
+  /**
+   * Status update (DECISIONS): SENT -> SUCCESS moves the settlement to PAID; SENT -> FAIL keeps it
+   * CONFIRMED so it can be paid again, and the deductions applied to the failed payment go back to
+   * PENDING for the next payment. Any other move is B001.
+   */
+  async updateStatus(
+    paymentId: number,
+    body: { status: PaymentStatusValue; resultCode?: string | null | undefined; resultMsg?: string | null | undefined },
+    userId: number | null,
+  ) {
+    return this.db.transaction().execute(async (trx) => {
+      const before = await new PaymentRepository(trx).lockPayment(paymentId);
+      if (!before) throw notFound(`Payment ${paymentId}`);
+      const to = body.status;
+      if (before.status !== 'SENT' || (to !== 'SUCCESS' && to !== 'FAIL')) {
+        const why =
+          before.status === 'SENT'
+            ? `a SENT payment becomes SUCCESS or FAIL, not ${to}`
+            : before.status === 'PENDING'
+              ? 'a PENDING payment becomes SENT only through the transfer file'
+              : `payment ${paymentId} is already ${before.status}`;
+        throw new AppError('ALREADY_CONFIRMED', `Status ${before.status} -> ${to} refused: ${why}`);
+      }
+      const after = await trx
+        .updateTable('payment')
+        .set({
+          status: to,
+          result_code: body.resultCode ?? null,
+          result_msg: body.resultMsg ?? null,
+          updated_at: new Date(),
+          updated_by: userId,
+          version: sql`version + 1`,
+        })
+        .where('payment_id', '=', paymentId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      let settlePaid = false;
+      let deductionsReleased = 0;
+      if (to === 'SUCCESS' && before.settle_id !== null) {
+        // The settlement's own state moves with its payment (shared database; see README "Cross-service writes").
+        const paid = await trx
+          .updateTable('settle_master')
+          .set({ status: 'PAID', updated_at: new Date(), updated_by: userId, version: sql`version + 1` })
+          .where('settle_id', '=', before.settle_id)
+          .where('status', '<>', 'PAID')
+          .executeTakeFirst();
+        settlePaid = Number(paid.numUpdatedRows) > 0;
+      }
+      if (to === 'FAIL') {
+        const released = await sql`
+          UPDATE agent_deduction d SET status = 'PENDING', applied_at = NULL, updated_at = now(),
+            updated_by = ${userId}::bigint, version = d.version + 1
+          FROM payment_deduction_detail x
+          WHERE x.payment_id = ${paymentId} AND x.deduction_id = d.deduction_id AND d.status = 'APPLIED'`.execute(trx);
+        deductionsReleased = Number(released.numAffectedRows ?? 0);
+      }
+      return { before, after, settlePaid, deductionsReleased };
+    });
+  }
+}

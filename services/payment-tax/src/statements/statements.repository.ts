@@ -1,0 +1,187 @@
+import { formatSettleMonth, parseSettleMonth } from '@csp/domain';
+import { sql } from 'kysely';
+import type { PaymentTaxDb } from '../db.js';
+
+export const STATEMENT_TYPES = ['MONTHLY', 'ANNUAL', 'PROOF'] as const;
+export type StatementTypeValue = (typeof STATEMENT_TYPES)[number];
+
+/** The payments a statement covers: the month (MONTHLY, PROOF) or the year up to the month (ANNUAL). */
+export interface StatementScope {
+  settleMonth: string;
+  statementType: StatementTypeValue;
+}
+
+export function monthsOf(scope: StatementScope): { from: string; to: string } {
+  if (scope.statementType !== 'ANNUAL') return { from: scope.settleMonth, to: scope.settleMonth };
+  const { year } = parseSettleMonth(scope.settleMonth);
+  return { from: formatSettleMonth({ year, month: 1 }), to: scope.settleMonth };
+}
+
+export interface StatementFigures {
+  agentId: number;
+  agentName: string;
+  gross: string;
+  incomeTax: string;
+  localTax: string;
+  vat: string;
+  deduction: string;
+  net: string;
+  paymentCount: number;
+  /** Gross minus the explained lines (corrections, other commission types): shown as its own line when not 0. */
+  adjustment: string;
+}
+
+export interface StatementLine {
+  section: string;
+  item: string;
+  reference: string;
+  amount: string | null;
+}
+
+export interface StatementData {
+  scope: StatementScope;
+  figures: StatementFigures;
+  lines: StatementLine[];
+  deductions: StatementLine[];
+}
+
+/**
+ * The lines that make up each agent's gross, read from the tables behind ledger-settlement's explain
+ * (recruit and maintain ledgers, override_settle, approved exceptions, chargebacks due) with the same
+ * selection; amounts signed as they count in gross.
+ */
+function monthlyLines(month: string, agentIds: number[]) {
+  return sql<{ agent_id: number; section: string; item: string; reference: string; amount: string }>`
+    SELECT x.agent_id, x.section, x.item, x.reference, x.amount FROM (
+      SELECT l.agent_id, 1 AS ord, l.ledger_id AS line_id, 'Recruit' AS section,
+             concat_ws(' ', l.policy_no, l.product_code) AS item,
+             'year ' || l.commission_year || ', premium ' || l.premium || ' x ' || l.company_rate || '% x ' || l.payout_rate || '%' AS reference,
+             l.agent_amount AS amount
+      FROM recruit_ledger l WHERE l.settle_month = ${month} AND l.agent_id = ANY(${agentIds}::bigint[])
+      UNION ALL
+      SELECT l.agent_id, 2, l.ledger_id, 'Maintain', concat_ws(' ', l.policy_no, l.product_code),
+             'year ' || l.commission_year || ', premium ' || l.premium || ' x ' || l.company_rate || '% x ' || l.payout_rate || '%',
+             l.agent_amount
+      FROM maintain_ledger l WHERE l.settle_month = ${month} AND l.agent_id = ANY(${agentIds}::bigint[])
+      UNION ALL
+      SELECT os.to_agent_id, 3, os.os_id, 'Override', 'from ' || coalesce(fa.agent_name, 'agent ' || os.from_agent_id),
+             'base ' || os.base_amount || ' x ' || os.override_pct || '%' || CASE WHEN os.capped THEN ' (capped)' ELSE '' END,
+             os.override_amount
+      FROM override_settle os LEFT JOIN agent fa ON fa.agent_id = os.from_agent_id
+      WHERE os.settle_month = ${month} AND os.to_agent_id = ANY(${agentIds}::bigint[])
+      UNION ALL
+      SELECT e.agent_id, 4, e.ledger_id, 'Exception', coalesce(t.exception_name, e.exception_code),
+             coalesce(e.reason, ''), CASE WHEN e.direction = 'MINUS' THEN -e.amount ELSE e.amount END
+      FROM exception_ledger e LEFT JOIN exception_type_code t ON t.exception_code = e.exception_code
+      WHERE e.settle_month = ${month} AND e.agent_id = ANY(${agentIds}::bigint[])
+        AND e.approve_status = 'APPROVED' AND e.status <> 'CANCELLED'
+      UNION ALL
+      SELECT c.agent_id, 5, c.cb_id, 'Chargeback', coalesce(ct.policy_no, 'contract ' || c.contract_id),
+             'lapse ' || c.lapse_month || ', installment ' || c.installment_seq || '/' || c.installment_total,
+             -c.cb_amount
+      FROM chargeback c LEFT JOIN contract ct ON ct.contract_id = c.contract_id
+      WHERE c.settle_month = ${month} AND c.agent_id = ANY(${agentIds}::bigint[]) AND c.status <> 'CANCELLED'
+    ) x
+    ORDER BY x.agent_id, x.ord, x.line_id`;
+}
+
+/** Per agent and month of the year: the gross paid (ANNUAL statements). */
+function annualLines(from: string, to: string, agentIds: number[]) {
+  return sql<{ agent_id: number; section: string; item: string; reference: string; amount: string }>`
+    SELECT p.agent_id, 'Month' AS section, p.settle_month AS item, count(*) || ' payment(s)' AS reference, sum(p.amount) AS amount
+    FROM payment p
+    WHERE p.settle_month BETWEEN ${from} AND ${to} AND p.status <> 'FAIL' AND p.agent_id = ANY(${agentIds}::bigint[])
+    GROUP BY p.agent_id, p.settle_month
+    ORDER BY p.agent_id, p.settle_month`;
+}
+
+export class StatementRepository {
+  constructor(private readonly db: PaymentTaxDb) {}
+
+  /** Agents with payments (status not FAIL) in the scope, ascending. */
+  async agentsWithPayments(scope: StatementScope): Promise<number[]> {
+    const { from, to } = monthsOf(scope);
+    const { rows } = await sql<{ agent_id: number }>`
+      SELECT DISTINCT p.agent_id FROM payment p
+      WHERE p.settle_month BETWEEN ${from} AND ${to} AND p.status <> 'FAIL'
+      ORDER BY p.agent_id`.execute(this.db);
+    return rows.map((r) => Number(r.agent_id));
+  }
+
+  /** Figures, lines and deductions of the agents' statements (agents without payments are absent). */
+  async load(scope: StatementScope, agentIds: number[]): Promise<Map<number, StatementData>> {
+    const { from, to } = monthsOf(scope);
+    const monthly = scope.statementType !== 'ANNUAL';
+    const lineSum = monthly
+      ? sql`(SELECT coalesce(sum(l.agent_amount), 0) FROM recruit_ledger l WHERE l.settle_month = ${from} AND l.agent_id = f.agent_id)
+          + (SELECT coalesce(sum(l.agent_amount), 0) FROM maintain_ledger l WHERE l.settle_month = ${from} AND l.agent_id = f.agent_id)
+          + (SELECT coalesce(sum(os.override_amount), 0) FROM override_settle os WHERE os.settle_month = ${from} AND os.to_agent_id = f.agent_id)
+          + (SELECT coalesce(sum(CASE WHEN e.direction = 'MINUS' THEN -e.amount ELSE e.amount END), 0) FROM exception_ledger e
+              WHERE e.settle_month = ${from} AND e.agent_id = f.agent_id AND e.approve_status = 'APPROVED' AND e.status <> 'CANCELLED')
+          - (SELECT coalesce(sum(c.cb_amount), 0) FROM chargeback c WHERE c.settle_month = ${from} AND c.agent_id = f.agent_id AND c.status <> 'CANCELLED')`
+      : sql`f.gross`;
+    const { rows: figures } = await sql<{
+      agent_id: number;
+      agent_name: string;
+      gross: string;
+      income_tax: string;
+      local_tax: string;
+      vat: string;
+      deduction: string;
+      net: string;
+      payment_count: number;
+      adjustment: string;
+    }>`
+      WITH f AS (
+        SELECT p.agent_id, sum(p.amount) AS gross, sum(p.income_tax_amount) AS income_tax, sum(p.local_tax_amount) AS local_tax,
+               sum(p.vat_amount) AS vat, sum(p.deduction_amount) AS deduction, sum(p.net_amount) AS net, count(*)::int AS payment_count
+        FROM payment p
+        WHERE p.settle_month BETWEEN ${from} AND ${to} AND p.status <> 'FAIL' AND p.agent_id = ANY(${agentIds}::bigint[])
+        GROUP BY p.agent_id
+      )
+      SELECT f.*, a.agent_name, f.gross - (${lineSum}) AS adjustment
+      FROM f JOIN agent a ON a.agent_id = f.agent_id`.execute(this.db);
+    const { rows: lines } = await (monthly ? monthlyLines(from, agentIds) : annualLines(from, to, agentIds)).execute(this.db);
+    const { rows: deductions } = await sql<{ agent_id: number; type_name: string; description: string | null; amount: string; settle_month: string }>`
+      SELECT p.agent_id, coalesce(cc.code_name, d.deduction_type) AS type_name, d.description, x.amount, p.settle_month
+      FROM payment_deduction_detail x
+      JOIN payment p ON p.payment_id = x.payment_id
+      JOIN agent_deduction d ON d.deduction_id = x.deduction_id
+      LEFT JOIN common_code cc ON cc.group_code = 'DEDUCTION_TYPE' AND cc.code = d.deduction_type
+      WHERE p.settle_month BETWEEN ${from} AND ${to} AND p.status <> 'FAIL' AND p.agent_id = ANY(${agentIds}::bigint[])
+      ORDER BY p.agent_id, x.detail_id`.execute(this.db);
+
+    const data = new Map<number, StatementData>();
+    for (const f of figures) {
+      data.set(Number(f.agent_id), {
+        scope,
+        figures: {
+          agentId: Number(f.agent_id),
+          agentName: f.agent_name,
+          gross: f.gross,
+          incomeTax: f.income_tax,
+          localTax: f.local_tax,
+          vat: f.vat,
+          deduction: f.deduction,
+          net: f.net,
+          paymentCount: f.payment_count,
+          adjustment: f.adjustment,
+        },
+        lines: [],
+        deductions: [],
+      });
+    }
+    for (const l of lines) {
+      data.get(Number(l.agent_id))?.lines.push({ section: l.section, item: l.item, reference: l.reference, amount: l.amount });
+    }
+    for (const d of deductions) {
+      data.get(Number(d.agent_id))?.deductions.push({
+        section: 'Deduction',
+        item: d.type_name,
+        reference: monthly ? (d.description ?? '') : `${d.settle_month} ${d.description ?? ''}`.trim(),
+        amount: d.amount,
+      });
+    }
+    return data;
+  }
+}

@@ -1,0 +1,147 @@
+import { defineResource, f } from '@csp/service-kit';
+
+export const REPORT_FILE_STATUSES = ['PENDING', 'COMPLETED'] as const;
+export const YEAR_END_STATUSES = ['GENERATED', 'ISSUED', 'SENT'] as const;
+
+/** Annual income per agent and year (spec 2.7); filters settleYear, agentId, orgId. */
+export const annualIncomeResource = defineResource({
+  name: 'AgentAnnualIncome',
+  path: '/api/agent-annual-incomes',
+  table: 'agent_annual_income',
+  alias: 'ai',
+  menu: 'ANNUAL_INCOME',
+  tags: ['Tax reports'],
+  baseQuery: (db) => db.selectFrom('agent_annual_income as ai').leftJoin('agent as a', 'a.agent_id', 'ai.agent_id'),
+  fields: {
+    incomeId: f.id().label('Row'),
+    agentId: f.ref().filter().sort().label('Agent ID'),
+    agentName: f.joined('a.agent_name', 'text').search().sort().label('Agent'),
+    orgId: f.joined('a.org_id', 'ref').filter().label('Organization'),
+    settleYear: f.int().filter().sort().label('Year'),
+    totalAmount: f.money().sort().label('Total amount'),
+    totalIncomeTax: f.money().label('Income tax'),
+    totalLocalTax: f.money().label('Local tax'),
+    totalVat: f.money().label('VAT'),
+    totalNet: f.money().label('Net'),
+    paymentCount: f.int().label('Payments'),
+    runId: f.ref().label('Batch run'),
+    createdAt: f.createdAt(),
+    updatedAt: f.updatedAt(),
+  },
+  defaultSort: 'agentId',
+  agentScope: 'agentId',
+  create: false,
+  update: false,
+  delete: false,
+  export: 'READ',
+});
+
+/** Quarterly withholding per agent (spec 2.7); filters settleQuarter, agentId, orgId, fileStatus. */
+export const withholdingResource = defineResource({
+  name: 'WithholdingTaxReport',
+  path: '/api/withholding-tax-reports',
+  table: 'withholding_tax_report',
+  alias: 'w',
+  menu: 'WITHHOLDING_TAX',
+  tags: ['Tax reports'],
+  baseQuery: (db) =>
+    db
+      .selectFrom('withholding_tax_report as w')
+      .leftJoin('agent as a', 'a.agent_id', 'w.agent_id')
+      .leftJoin('organization as o', 'o.org_id', 'w.org_id'),
+  fields: {
+    reportId: f.id().label('Report'),
+    settleQuarter: f.text().filter().sort().label('Quarter'),
+    agentId: f.ref().filter().sort().label('Agent ID'),
+    agentName: f.joined('a.agent_name', 'text').search().sort().label('Agent'),
+    orgId: f.ref().filter().label('Organization ID'),
+    orgName: f.joined('o.org_name', 'text').label('Organization'),
+    totalIncome: f.money().sort().label('Total income'),
+    totalWithheld: f.money().label('Income tax withheld'),
+    totalLocalTax: f.money().label('Local tax withheld'),
+    paymentCount: f.int().label('Payments'),
+    fileStatus: f.enum(REPORT_FILE_STATUSES).filter().label('File status'),
+    completedBy: f.ref().label('Completed by'),
+    completedAt: f.timestamp().label('Completed at'),
+    runId: f.ref().label('Batch run'),
+    createdAt: f.createdAt(),
+    updatedAt: f.updatedAt(),
+  },
+  statusField: 'fileStatus',
+  defaultSort: 'agentId',
+  agentScope: 'agentId',
+  create: false,
+  update: false,
+  delete: false,
+  export: 'READ',
+});
+
+/** Quarterly VAT (spec 2.7); filters settleQuarter, fileStatus. */
+export const vatResource = defineResource({
+  name: 'VatReport',
+  path: '/api/vat-reports',
+  table: 'vat_report',
+  alias: 'v',
+  menu: 'VAT_REPORT',
+  tags: ['Tax reports'],
+  fields: {
+    reportId: f.id().label('Report'),
+    settleQuarter: f.text().filter().sort().label('Quarter'),
+    totalSales: f.money().label('Total sales'),
+    totalPurchase: f.money().label('Total purchase'),
+    totalVatPayable: f.money().label('VAT payable'),
+    taxInvoiceCount: f.int().label('Tax invoices'),
+    fileStatus: f.enum(REPORT_FILE_STATUSES).filter().label('File status'),
+    completedBy: f.ref().label('Completed by'),
+    completedAt: f.timestamp().label('Completed at'),
+    runId: f.ref().label('Batch run'),
+    createdAt: f.createdAt(),
+    updatedAt: f.updatedAt(),
+  },
+  statusField: 'fileStatus',
+  defaultSort: '-settleQuarter',
+  create: false,
+  update: false,
+  delete: false,
+  export: 'READ',
+});
+
+/** Year-end statements per agent and year: regenerate, issue (spreadsheet), send, download. */
+export const yearEndStatementResource = defineResource({
+  name: 'YearEndStatement',
+  path: '/api/year-end-statements',
+  table: 'year_end_statement',
+  alias: 'y',
+  menu: 'ANNUAL_INCOME',
+  tags: ['Tax reports'],
+  baseQuery: (db) => db.selectFrom('year_end_statement as y').leftJoin('agent as a', 'a.agent_id', 'y.agent_id'),
+  fields: {
+    statementId: f.id().label('Statement'),
+    agentId: f.ref().filter().sort().label('Agent ID'),
+    agentName: f.joined('a.agent_name', 'text').search().sort().label('Agent'),
+    settleYear: f.int().filter().sort().label('Year'),
+    totalAmount: f.money().label('Total amount'),
+    totalIncomeTax: f.money().label('Income tax'),
+    totalLocalTax: f.money().label('Local tax'),
+    totalVat: f.money().label('VAT'),
+    totalDeduction: f.money().label('Deductions'),
+    totalNet: f.money().label('Net'),
+    paymentCount: f.int().label('Payments'),
+    status: f.enum(YEAR_END_STATUSES).label('Status'),
+    fileId: f.ref().label('File'),
+    issuedAt: f.timestamp().label('Issued at'),
+    issuedBy: f.ref().label('Issued by'),
+    sentAt: f.timestamp().label('Sent at'),
+    sentBy: f.ref().label('Sent by'),
+    version: f.version(),
+    createdAt: f.createdAt(),
+    updatedAt: f.updatedAt(),
+  },
+  statusField: 'status',
+  defaultSort: 'agentId',
+  agentScope: 'agentId',
+  create: false,
+  update: false,
+  delete: false,
+  export: 'READ',
+});
