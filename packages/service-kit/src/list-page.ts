@@ -18,10 +18,16 @@ async function estimatedRows(db: AnyDb, table: string): Promise<number | undefin
   return n === undefined || n < 0 ? undefined : Math.round(n);
 }
 
+type Sort = { sortField?: string; sortOrder?: 'ASC' | 'DESC' };
+
 /**
- * One page of a resource list. Filtered lists count exactly (`count(*) over()` on the page query,
- * one round trip); an unfiltered list of a big table takes the planner's estimate instead of
- * counting every row, and says so.
+ * One page of a resource list.
+ *
+ * Field-table resources page in two steps (a "deferred join"): the ids of the page are found on the
+ * bare FROM with its filters and order (joins only a filter or the sort needs are kept; the select
+ * list, computed columns and code names are not evaluated for the rows skipped over), then only
+ * those rows are read in full. The total is a separate count on the same bare FROM; an unfiltered
+ * list of a big table takes the planner's estimate instead, and says so (`totalEstimated`).
  */
 export async function listPage(
   app: FastifyInstance<any, any, any, any, any>,
@@ -29,21 +35,39 @@ export async function listPage(
   query: AnyRow & { pageNum: number; pageSize: number },
   user: AuthUser | undefined,
 ): Promise<ListPage<AnyRow>> {
+  if (!resource.selectBase) return legacyPage(app, resource, query, user);
+  const db = app.db as unknown as AnyDb;
+  const sort = query as Sort;
+  const offset = (query.pageNum - 1) * query.pageSize;
+  const base = resource.applyFilters(resource.selectBase(app.db), query, user);
+  const pageIds = resource.orderBy(base, sort).select(sql.ref(resource.idRef).as('page_id')).limit(query.pageSize).offset(offset);
+  const listQuery = resource.orderBy(resource.select(app.db).where(sql.ref(resource.idRef), 'in', pageIds), sort);
+
+  const estimate =
+    resource.ops.estimateTotal && !resource.isFiltered(query, user) ? await estimatedRows(db, resource.table) : undefined;
+  const [list, counted] = await Promise.all([
+    listQuery.execute() as Promise<AnyRow[]>,
+    estimate === undefined
+      ? (db.selectFrom(base.select(sql`1`.as('one')).as('filtered')).select(sql<string>`count(*)`.as(TOTAL)).execute() as Promise<AnyRow[]>)
+      : Promise.resolve(undefined),
+  ]);
+  if (counted) return toPage(list, Number(counted[0]?.[TOTAL] ?? 0), query);
+  // The estimate can lag behind: never report fewer rows than this page proves exist.
+  const total = Math.max(estimate!, offset + list.length + (list.length === query.pageSize ? 1 : 0));
+  return { ...toPage(list, total, query), totalEstimated: true };
+}
+
+/** v1 definitions: the page query with `count(*) over()` (one round trip). */
+async function legacyPage(
+  app: FastifyInstance<any, any, any, any, any>,
+  resource: Resource,
+  query: AnyRow & { pageNum: number; pageSize: number },
+  user: AuthUser | undefined,
+): Promise<ListPage<AnyRow>> {
   const db = app.db as unknown as AnyDb;
   const filtered = resource.applyFilters(resource.select(app.db), query, user);
-  const ordered = resource.orderBy(filtered, query as { sortField?: string; sortOrder?: "ASC" | "DESC" });
+  const ordered = resource.orderBy(filtered, query as Sort);
   const offset = (query.pageNum - 1) * query.pageSize;
-
-  if (resource.ops.estimateTotal && !resource.isFiltered(query, user)) {
-    const estimate = await estimatedRows(db, resource.table);
-    if (estimate !== undefined) {
-      const list = (await ordered.limit(query.pageSize).offset(offset).execute()) as AnyRow[];
-      // The estimate can lag behind: never report fewer rows than this page proves exist.
-      const total = Math.max(estimate, offset + list.length + (list.length === query.pageSize ? 1 : 0));
-      return { ...toPage(list, total, query), totalEstimated: true };
-    }
-  }
-
   const counted = ordered.select(sql<number>`count(*) over()`.as(TOTAL));
   const rows = (await counted.limit(query.pageSize).offset(offset).execute()) as AnyRow[];
   let total = 0;

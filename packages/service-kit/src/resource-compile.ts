@@ -49,8 +49,12 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
   };
   const expr = (key: string) => exprOf(key, spec(key), alias, decl.fields);
 
-  const idEntry = entries.find(([, s]) => s.kind === 'id');
-  if (!idEntry) throw new Error(`${decl.name}: a field table needs one f.id()`);
+  const idEntry = entries.find(([, s]) => s.kind === 'id') ?? entries.find(([, s]) => s.primaryKey);
+  if (!idEntry) throw new Error(`${decl.name}: a field table needs one f.id() (or a .key())`);
+  // The kit's item routes take numeric ids; a code key serves lists and exports only.
+  if (idEntry[1].kind !== 'id' && (decl.create !== false || decl.update !== false || decl.detail !== false || decl.delete !== false)) {
+    throw new Error(`${decl.name}: a resource keyed by a code declares create, update, detail and delete false`);
+  }
   const [idKey, idSpec] = idEntry;
   const idColumn = columnOf(idKey, idSpec);
   const versionEntry = entries.find(([, s]) => s.kind === 'version');
@@ -66,7 +70,8 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
   const saveEntries = entries.filter(([, s]) => s.save && isStored(s) && !s.audit);
   const saveShape = Object.fromEntries(saveEntries.map(([k, s]) => [k, saveSchemaOf(s)]));
   const save = z.object(saveShape);
-  const updateShape = Object.fromEntries(saveEntries.filter(([, s]) => !s.createOnly).map(([k, s]) => [k, saveSchemaOf(s)]));
+  const updateMode = decl.partialUpdate ? 'patch' : 'save';
+  const updateShape = Object.fromEntries(saveEntries.filter(([, s]) => !s.createOnly).map(([k, s]) => [k, saveSchemaOf(s, updateMode)]));
   const update = z.object({
     ...updateShape,
     ...(versionEntry ? { version: z.number().int().min(0).optional().describe('the version read; a stale one gives B002') } : {}),
@@ -100,7 +105,7 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
           return values;
         })
         .optional();
-    }
+    } else if (s.filter === 'like') filterShape[k] = z.string().max(s.text?.max ?? 200).optional();
   }
   const sortKeys = entries.filter(([, s]) => s.sort).map(([k]) => k);
   const listQ = listQuery(sortKeys, { ...filterShape, ...(decl.filters?.shape ?? {}) });
@@ -118,6 +123,11 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
   };
   const sortExpr = Object.fromEntries([...new Set([...sortKeys, defaultSortKey, idKey])].map((k) => [k, sortExprOf(k)]));
 
+  /** FROM with joins and the soft-delete condition, nothing selected (id pages and counts). */
+  const selectBase = (db: Db): AnyQuery => {
+    const qb = decl.baseQuery ? decl.baseQuery(db as unknown as AnyDb) : (db as unknown as AnyDb).selectFrom(`${decl.table} as ${alias}`);
+    return softDelete ? qb.where(sql<SqlBool>`${sql.ref(`${alias}.${softDelete.soft}`)} is distinct from ${softValue}`) : qb;
+  };
   const select = (db: Db): AnyQuery => {
     let qb = decl.baseQuery ? decl.baseQuery(db as unknown as AnyDb) : (db as unknown as AnyDb).selectFrom(`${decl.table} as ${alias}`);
     qb = qb.select(visible.map(([k]) => expr(k).as(k)) as never);
@@ -170,6 +180,9 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
       } else if (s.filter === 'in') {
         const values = query[k] as unknown[] | undefined;
         if (values && values.length) qb = qb.where(sql<SqlBool>`${expr(k)} in (${sql.join(values)})`);
+      } else if (s.filter === 'like') {
+        const text = typeof query[k] === 'string' ? query[k].trim() : '';
+        if (text) qb = qb.where(sql<SqlBool>`${expr(k)}::text ilike ${`%${escapeLike(text)}%`}`);
       } else if (query[k] !== undefined && query[k] !== null && query[k] !== '') {
         qb = qb.where(sql<SqlBool>`${expr(k)} = ${query[k]}`);
       }
@@ -209,7 +222,7 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
   const columnsOf = (body: AnyRow, ctx: ResourceContext, mode: 'create' | 'update'): AnyRow => {
     const values: AnyRow = {};
     for (const [k, s] of saveEntries) {
-      if (mode === 'update' && s.createOnly) continue;
+      if (mode === 'update' && (s.createOnly || (decl.partialUpdate && body[k] === undefined))) continue;
       let v = storeValue(s, body[k]);
       if (s.encrypted && v !== null) v = ctx.cipher.encrypt(String(v));
       values[columnOf(k, s)] = v;
@@ -301,6 +314,7 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     ...(versionEntry ? { versionColumn: columnOf(versionEntry[0], versionEntry[1]) } : {}),
     schemas: { save, update, response, listQuery: listQ, exportQuery: exportQ, ...(listItem ? { listItem } : {}) },
     select,
+    selectBase,
     applyFilters,
     isFiltered,
     orderBy: (qb, query) => {

@@ -70,6 +70,8 @@ export interface ResourceDeclaration<F extends FieldTable = FieldTable> {
   mapResponse?(resp: AnyRow, row: AnyRow): AnyRow;
   create?: false;
   update?: false;
+  /** Update bodies take any subset of the save fields; absent ones keep their value (default: all replaced). */
+  partialUpdate?: boolean;
   /** false: no `GET path/:id` (a hand-written detail, or a list without one). */
   detail?: false;
   /** Default 'hard'. */
@@ -142,6 +144,8 @@ export interface Resource<Resp extends AnyRow = AnyRow> {
   };
   /** The base select with every field selected under its key, soft-deleted rows excluded. */
   select(db: Db): AnyQuery;
+  /** FROM with joins (soft-deleted rows excluded) and nothing selected: id pages and counts (field tables only). */
+  selectBase?(db: Db): AnyQuery;
   /** Search, dates, status, field filters, extra filters and the AGENT scope. */
   applyFilters(qb: AnyQuery, query: AnyRow, user: AuthUser | undefined): AnyQuery;
   /** Whether the query narrows the rows (exact totals are cheap then). */
