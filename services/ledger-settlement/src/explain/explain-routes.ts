@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { envelope, notFound, ok, perm, restrictToOwnAgent, zId, type ServiceApp } from '@csp/service-kit';
 import { explainResp } from './explain-schemas.js';
@@ -6,7 +5,7 @@ import { explainSettlement, type SettleRow } from './explain-service.js';
 
 /** GET /api/settle/{id}/explain: the settlement's figures line by line (AGENT users: own rows only). */
 export async function registerExplainRoutes(app: ServiceApp): Promise<void> {
-  const db = () => app.db as unknown as Kysely<any>;
+  const db = () => app.db;
   app.get(
     '/api/settle/:id/explain',
     {

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
+import type { Db } from '@csp/db';
 import {
   DEFAULT_SETTLEMENT_TAX_RATE,
   calcSettlementAggregate,
@@ -37,7 +38,7 @@ type Json = Record<string, unknown> | null;
 const num = (v: unknown) => Number(v);
 const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-async function taxRateOf(db: Kysely<any>, settle: SettleRow): Promise<string> {
+async function taxRateOf(db: Db, settle: SettleRow): Promise<string> {
   // The rate the aggregate used is on the row; older rows fall back to the configuration.
   const fromBasis = settle.calc_basis?.taxRate;
   if (typeof fromBasis === 'string' && fromBasis.length > 0) return fromBasis;
@@ -99,7 +100,7 @@ function excludedBecause(r: any): string | undefined {
  * The agent's month line by line from the stored ledger rows and their calc_basis, with totals
  * recomputed by @csp/domain (rule 4) and compared with the stored settle row.
  */
-export async function explainSettlement(db: Kysely<any>, settle: SettleRow): Promise<ExplainResp> {
+export async function explainSettlement(db: Db, settle: SettleRow): Promise<ExplainResp> {
   const agentId = settle.agent_id;
   const month = settle.settle_month;
   const ledgerColumns = [

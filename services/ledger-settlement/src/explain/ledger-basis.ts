@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Db } from '@csp/db';
 
 /**
  * Recruit/maintain rows store a compact calc_basis (only what the row's columns do not hold, rules by id +
@@ -48,7 +48,7 @@ function missingPeriodIds(rows: readonly LedgerBasisRow[], key: string, idKey: s
 
 /** One query per rule table for all the distinct rule ids of the given rows. */
 export async function loadRulePeriods(
-  db: Kysely<any>,
+  db: Db,
   rows: readonly LedgerBasisRow[],
 ): Promise<RulePeriods> {
   const rateIds = missingPeriodIds(rows, 'companyRate', 'rateId');

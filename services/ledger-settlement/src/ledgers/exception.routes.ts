@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
+import type { Database, Db } from '@csp/db';
 import { z } from 'zod';
 import {
   action,
@@ -45,7 +46,7 @@ export const exceptionRegisterReq = z
 const rejectReq = z.object({ reason: z.string().trim().min(1).max(1000) });
 const params = z.object({ id: zId });
 
-type Trx = Transaction<any> | Kysely<any>;
+type Trx = Transaction<Database> | Db;
 
 /** A CONFIRMED or PAID settlement freezes the agent's month: nothing may be added or approved into it. */
 async function assertMonthOpen(trx: Trx, agentId: number, settleMonth: string): Promise<void> {
@@ -82,7 +83,7 @@ async function lockPending(trx: Trx, id: number, action: string) {
 
 /** Exception ledger register (PENDING) and approval (spec 3.2): only APPROVED rows count in the aggregate. */
 export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
-  const db = () => app.db as unknown as Kysely<any>;
+  const db = () => app.db;
 
   app.post(
     '/api/ledger/exception',

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import type { Database, Db } from '@csp/db';
 import { AppError, notFound } from '@csp/service-kit';
 import type { SettleStatus } from './settle.resource.js';
 
@@ -77,9 +78,9 @@ function settleValues(input: SettleMoveInput, to: SettleStatus): Record<string, 
 }
 
 /** One transaction: lock the settle row, check the move (B001 otherwise), move it and its ledger rows. */
-export async function moveSettlement(db: Kysely<any>, input: SettleMoveInput): Promise<SettleMoveResult> {
+export async function moveSettlement(db: Db, input: SettleMoveInput): Promise<SettleMoveResult> {
   const move = MOVES[input.action];
-  return db.transaction().execute(async (trx: Transaction<any>) => {
+  return db.transaction().execute(async (trx: Transaction<Database>) => {
     const before = await trx
       .selectFrom('settle_master')
       .selectAll()
@@ -116,16 +117,13 @@ export async function moveSettlement(db: Kysely<any>, input: SettleMoveInput): P
 
     const ledgerRows: Record<string, number> = {};
     for (const m of LEDGER_MOVES[input.action]) {
-      const extra =
-        m.table === 'recruit_ledger' || m.table === 'maintain_ledger' ? { updated_by: input.userId } : {};
-      const result = await trx
-        .updateTable(m.table)
-        .set({ status: m.to, updated_at: sql`now()`, ...extra })
-        .where(sql.ref(m.agentColumn), '=', before.agent_id)
-        .where('settle_month', '=', before.settle_month)
-        .where('status', 'in', m.from)
-        .executeTakeFirst();
-      ledgerRows[m.table] = Number(result.numUpdatedRows);
+      // Four ledger tables share these columns; one statement shape moves each of them.
+      const byUser = m.table === 'recruit_ledger' || m.table === 'maintain_ledger' ? sql`, updated_by = ${input.userId}` : sql``;
+      const result = await sql`
+        update ${sql.table(m.table)} set status = ${m.to}, updated_at = now()${byUser}
+         where ${sql.ref(m.agentColumn)} = ${before.agent_id} and settle_month = ${before.settle_month}
+           and status in (${sql.join(m.from)})`.execute(trx);
+      ledgerRows[m.table] = Number(result.numAffectedRows ?? 0);
     }
     return { before, after, ledgerRows };
   });
