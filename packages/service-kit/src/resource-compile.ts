@@ -153,6 +153,7 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
       const pattern = `%${escapeLike(keyword)}%`;
       const like = (k: string) => {
         const s = spec(k);
+        if (s.searchBy) return sql<SqlBool>`${s.searchBy(pattern)}`;
         const e = expr(k);
         const text = ['text', 'code', 'phone', 'email', 'enum'].includes(s.kind) ? e : sql`${e}::text`;
         return sql<SqlBool>`${text} ilike ${pattern}`;
@@ -307,7 +308,7 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     ...(decl.listPath ? { listPath: decl.listPath } : {}),
     table: decl.table,
     menu: decl.menu,
-    tags: decl.tags ?? [decl.name],
+    tags: decl.tags ? [...decl.tags] : [decl.name],
     idParam,
     idColumn,
     idRef: `${alias}.${idColumn}`,

@@ -48,7 +48,7 @@ export interface ResourceDeclaration<F extends FieldTable = FieldTable> {
   /** Alias of the table in queries (default: the table name). */
   alias?: string;
   menu: string;
-  tags?: string[];
+  tags?: readonly string[];
   /** Path parameter name (default 'id'). */
   idParam?: string;
   fields: F;

@@ -1,7 +1,7 @@
 import type { BatchQueues } from '@csp/batch';
 import type { ServiceApp, ZodTypeProvider } from '@csp/service-kit';
-import { registerBatchRoutes } from './batch-api/batch-routes.js';
-import { registerExplainRoutes } from './explain/explain-routes.js';
+import { registerBatchRoutes } from './batch/batch.routes.js';
+import { registerExplainRoutes } from './explain/explain.routes.js';
 import { registerLedgerRoutes } from './ledgers/ledgers.routes.js';
 import { registerSettleRoutes } from './settle/settle.routes.js';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setChunkSizes } from '../src/calc/chunk-sizes.js';
-import { explainSettlement, type SettleRow } from '../src/explain/explain-service.js';
+import { explainSettlement, type SettleRow } from '../src/explain/explain.service.js';
 import { allSteps, createHarness, stepCounts, type Harness } from './steps-harness.js';
 import { seedBook } from './steps-book.js';
 

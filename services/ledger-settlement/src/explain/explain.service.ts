@@ -9,7 +9,7 @@ import {
   toDec,
 } from '@csp/domain';
 import { isoTimestamp } from '@csp/service-kit';
-import type { ExplainResp } from './explain-schemas.js';
+import type { ExplainResp } from './explain.schemas.js';
 import { expandLedgerBasis, loadRulePeriods, type LedgerStep, type RulePeriods } from './ledger-basis.js';
 
 export const EXPLAIN_FORMULA =

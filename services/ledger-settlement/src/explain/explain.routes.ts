@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelope, notFound, ok, perm, restrictToOwnAgent, zId, type ServiceApp } from '@csp/service-kit';
-import { explainResp } from './explain-schemas.js';
-import { explainSettlement, type SettleRow } from './explain-service.js';
+import { explainResp } from './explain.schemas.js';
+import { explainSettlement, type SettleRow } from './explain.service.js';
 
 /** GET /api/settle/{id}/explain: the settlement's figures line by line (AGENT users: own rows only). */
 export async function registerExplainRoutes(app: ServiceApp): Promise<void> {

@@ -23,9 +23,9 @@ import {
   toRunResp,
   toStepResp,
   toWatchdogResp,
-} from './batch-schemas.js';
-import { startBatchWatchdog, watchdogConfig } from './batch-watchdog.js';
-import { registerOpsActionLog } from './ops-actions.js';
+} from './batch.schemas.js';
+import { startBatchWatchdog, watchdogConfig } from './batch.watchdog.js';
+import { registerOpsActionLog } from './ops-actions.routes.js';
 
 const tags = ['Batch'];
 const MENU = 'BATCH_RUN';
