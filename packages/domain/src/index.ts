@@ -19,3 +19,7 @@ export * from './override.js';
 export * from './masking.js';
 export * from './ledger-reconcile.js';
 export * from './analytics.js';
+export * from './correction.js';
+export * from './correction-hold.js';
+export * from './correction-retro.js';
+export * from './correction-termination.js';

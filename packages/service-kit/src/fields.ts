@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { isoDate, isoTimestamp, money, rate, zDate, zId, zMoney, zRate, zSettleMonth } from './schemas.js';
+import { zBoolQuery } from './text.js';
 
 /**
  * The field table of a resource (kit v2): every field is named once, with its kind, validation
@@ -29,7 +30,8 @@ export type FieldKind =
 export type ValueKind = Exclude<FieldKind, 'id' | 'version'>;
 
 export type MaskKind = 'name' | 'phone' | 'residentNo' | 'accountNo' | 'email';
-export type FilterMode = 'eq' | 'range' | 'in';
+/** `like`: `?key=text` matches the field containing the text (ILIKE, wildcards escaped). */
+export type FilterMode = 'eq' | 'range' | 'in' | 'like';
 export type AuditRole = 'createdAt' | 'updatedAt' | 'createdBy' | 'updatedBy';
 
 export interface TextOptions {
@@ -65,7 +67,11 @@ export interface FieldSpec {
   /** Response nullability (default: nullable unless required, id, version, bool or audit). */
   nullable?: boolean;
   sort?: boolean;
+  /** What `sort` orders by when not the field's own value (a column reference or SQL). */
+  sortBy?: string | RawBuilder<unknown>;
   search?: boolean;
+  /** The searchKeyword condition when not `value ILIKE pattern` (e.g. an index-friendly semi-join). */
+  searchBy?: (pattern: string) => RawBuilder<unknown>;
   filter?: FilterMode;
   label?: string;
   description?: string;
@@ -73,6 +79,10 @@ export interface FieldSpec {
   masked?: MaskKind;
   encrypted?: boolean;
   hidden?: boolean;
+  /** The primary key when it is not a numeric `f.id()` (a code). */
+  primaryKey?: boolean;
+  /** In the detail response and the export, not in list items. */
+  detailOnly?: boolean;
   refine?: (schema: z.ZodType) => z.ZodType;
   audit?: AuditRole;
 }
@@ -107,11 +117,16 @@ export class Field<T = unknown> {
   nullable(nullable = true): this {
     return this.with({ nullable });
   }
-  sort(): this {
-    return this.with({ sort: true });
+  /** Sortable; `by` orders by another column or SQL expression (a grade name by its level). */
+  sort(by?: string | RawBuilder<unknown>): this {
+    return this.with({ sort: true, ...(by === undefined ? {} : { sortBy: by }) });
   }
-  search(): this {
-    return this.with({ search: true });
+  /**
+   * Searched by searchKeyword (`searchType` = the key). `by` builds the condition from the ILIKE pattern
+   * when matching the value itself is slow, e.g. a joined name: `ct.agent_id = ANY(ARRAY(SELECT ...))`.
+   */
+  search(by?: (pattern: string) => RawBuilder<unknown>): this {
+    return this.with({ search: true, ...(by === undefined ? {} : { searchBy: by }) });
   }
   filter(mode: FilterMode = 'eq'): this {
     return this.with({ filter: mode });
@@ -132,8 +147,16 @@ export class Field<T = unknown> {
     return this.with({ encrypted: true });
   }
   /** Never in responses or exports (e.g. a hash). */
+  /** The table's primary key when it is a code rather than an `f.id()` (lists only; item routes are hand-written). */
+  key(): this {
+    return this.with({ primaryKey: true, nullable: false, sort: true });
+  }
   hidden(): this {
     return this.with({ hidden: true, export: false });
+  }
+  /** Only in the detail response (and the export), not in list items (personal data, long text). */
+  detailOnly(): this {
+    return this.with({ detailOnly: true });
   }
   /** Extra zod on the save schema (refinements, transforms). */
   refine(refine: (schema: z.ZodType) => z.ZodType): this {
@@ -170,8 +193,8 @@ export const f = {
   createdBy: () => new Field<number>(column('int', { audit: 'createdBy', export: false })),
   updatedBy: () => new Field<number>(column('int', { audit: 'updatedBy', export: false })),
   /** Read-only SQL expression (may reference the resource's alias). */
-  computed: <K extends ValueKind>(expr: RawBuilder<unknown>, kind: K) =>
-    new Field<KindValue<K>>({ kind, source: { type: 'computed', expr } }),
+  computed: <K extends ValueKind>(expr: RawBuilder<unknown>, kind: K, jsonSchema?: z.ZodType) =>
+    new Field<KindValue<K>>({ kind, source: { type: 'computed', expr }, ...(jsonSchema ? { jsonSchema } : {}) }),
   /** A column of the joins of `baseQuery` ('g.grade_name'). */
   joined: <K extends ValueKind>(ref: string, kind: K) => new Field<KindValue<K>>({ kind, source: { type: 'joined', ref } }),
   /** The common_code name of another field's value (group `groupCode`). */
@@ -203,6 +226,8 @@ export function columnOf(key: string, spec: FieldSpec): string {
 
 export function isNullable(spec: FieldSpec): boolean {
   if (spec.nullable !== undefined) return spec.nullable;
+  // A field saved with a non-null default is never written as null.
+  if (spec.saveDefault !== undefined && spec.saveDefault !== null) return false;
   return spec.save !== 'required';
 }
 
@@ -224,7 +249,11 @@ function intSchema(options: NumberOptions = {}): z.ZodType {
 }
 
 /** The zod type a save body accepts for a field. */
-export function saveSchemaOf(spec: FieldSpec): z.ZodType {
+/**
+ * The zod type a save body accepts for a field. `patch` (partial updates): every field optional, an
+ * absent one keeps its value; only fields that may be null take null.
+ */
+export function saveSchemaOf(spec: FieldSpec, mode: 'save' | 'patch' = 'save'): z.ZodType {
   let s: z.ZodType;
   switch (spec.kind) {
     case 'id':
@@ -269,6 +298,7 @@ export function saveSchemaOf(spec: FieldSpec): z.ZodType {
       break;
   }
   if (spec.refine) s = spec.refine(s);
+  if (mode === 'patch') return spec.save === 'required' || spec.saveDefault !== undefined ? s.optional() : s.nullable().optional();
   if (spec.save === 'required') return s;
   if (spec.saveDefault !== undefined) return s.default(spec.saveDefault as never);
   return s.nullable().optional();
@@ -308,9 +338,10 @@ export function querySchemaOf(spec: FieldSpec): z.ZodType {
       return zId;
     case 'int':
     case 'version':
-      return z.coerce.number().int();
+      // int4 range: a filter value the column cannot hold is E411 before any query (or export) starts.
+      return z.coerce.number().int().min(-2147483648).max(2147483647);
     case 'bool':
-      return z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
+      return zBoolQuery;
     case 'enum':
       return z.enum(spec.enumValues as [string, ...string[]]);
     case 'money':

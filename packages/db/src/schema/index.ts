@@ -1,6 +1,10 @@
+import type { AnalyticsTables } from './analytics.js';
+import type { ApprovalTables } from './approvals.js';
 import type { BatchTables } from './batch.js';
+import type { EventTables } from './events.js';
 import type { IntakeTables } from './intake.js';
 import type { LedgerTables } from './ledger.js';
+import type { LifecycleTables } from './lifecycle.js';
 import type { MasterPeopleTables } from './master-data.js';
 import type { MasterRuleTables } from './master-rules.js';
 import type { PaymentTaxTables } from './payment-tax.js';
@@ -13,6 +17,10 @@ export * from './batch.js';
 export * from './ledger.js';
 export * from './intake.js';
 export * from './payment-tax.js';
+export * from './analytics.js';
+export * from './events.js';
+export * from './approvals.js';
+export * from './lifecycle.js';
 
 /**
  * The whole schema as Kysely sees it. Each business area keeps its tables in its own file
@@ -25,4 +33,8 @@ export interface Database
     BatchTables,
     LedgerTables,
     IntakeTables,
-    PaymentTaxTables {}
+    PaymentTaxTables,
+    AnalyticsTables,
+    EventTables,
+    ApprovalTables,
+    LifecycleTables {}
