@@ -45,7 +45,8 @@ export interface FuzzFailure {
   operation: string;
   request: FuzzRequest;
   status: number;
-  reason: 'server-error' | 'no-envelope';
+  /** `aborted`: the connection was destroyed before the answer was complete. */
+  reason: 'server-error' | 'no-envelope' | 'aborted';
   /** The first 500 characters of the answer. */
   body: string;
 }
@@ -53,7 +54,7 @@ export interface FuzzFailure {
 export interface FuzzOperationReport {
   operation: string;
   runs: number;
-  /** Status code -> count. */
+  /** Status code (or `aborted`) -> count. */
   statuses: Record<string, number>;
 }
 
@@ -106,6 +107,10 @@ const NASTY_STRINGS = [
   '2024-Q5',
   '<script>alert(1)</script>',
   '{"a":1}',
+  // Object.prototype keys: a lookup table indexed by user input must not find them.
+  'toString',
+  '__proto__',
+  'constructor',
 ] as const;
 const NASTY_NUMBERS = [1e308, -1e308, 2 ** 53 + 1, -1, 0, 1.5, 2 ** 31, -(2 ** 63)] as const;
 const RAW_URL_PIECES = ['%', '%zz', '%00', '%ED%A0%80', '%C0%AE', '%FF'].map((t) => new RawUrlText(t));
@@ -339,11 +344,14 @@ function operationsOf(doc: Json): Operation[] {
 
 const nastyUrlValue: fc.Arbitrary<unknown> = fc.oneof({ arbitrary: nastyValue, weight: 3 }, { arbitrary: fc.constantFrom(...RAW_URL_PIECES), weight: 1 });
 
-function requestArbitrary(doc: Json, op: Operation, mix: Mix): fc.Arbitrary<FuzzRequest> {
+function requestArbitrary(doc: Json, op: Operation, mix: Mix, seen: Harvest): fc.Arbitrary<FuzzRequest> {
   const pathNames = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const pathArbs = pathNames.map((name) => {
     const schema = op.params.find((p) => p.in === 'path' && p.name === name)?.schema;
-    return withNasty(validValue(doc, schema, name, 0), mix, nastyUrlValue);
+    const known = seen.candidates(op.path, name);
+    const valid = validValue(doc, schema, name, 0);
+    const value = known.length > 0 ? fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 3 }, { arbitrary: valid, weight: 1 }) : valid;
+    return withNasty(value, mix, nastyUrlValue);
   });
   const queryParams = op.params.filter((p) => p.in === 'query');
   // The same name twice arrives as an array.
@@ -379,8 +387,47 @@ function requestArbitrary(doc: Json, op: Operation, mix: Mix): fc.Arbitrary<Fuzz
   });
 }
 
-function operationArbitrary(doc: Json, op: Operation): fc.Arbitrary<FuzzRequest> {
-  return fc.oneof(...MIXES.map(({ mix, weight }) => ({ arbitrary: requestArbitrary(doc, op, mix), weight })));
+function operationArbitrary(doc: Json, op: Operation, seen: Harvest): fc.Arbitrary<FuzzRequest> {
+  return fc.oneof(...MIXES.map(({ mix, weight }) => ({ arbitrary: requestArbitrary(doc, op, mix, seen), weight })));
+}
+
+const HARVEST_LIMIT = 12;
+
+/**
+ * Keys and ids the service itself answered with (new ids of creates, ids and codes in lists), so
+ * later operations address rows that exist and reach their handlers' logic instead of E404.
+ */
+class Harvest {
+  private readonly idsByPath = new Map<string, Set<string | number>>();
+  private readonly valuesByName = new Map<string, Set<string | number>>();
+
+  private add(map: Map<string, Set<string | number>>, key: string, value: unknown): void {
+    if (typeof value !== 'string' && typeof value !== 'number') return;
+    if (typeof value === 'string' && (value.length === 0 || value.length > 60)) return;
+    let set = map.get(key);
+    if (!set) map.set(key, (set = new Set()));
+    if (set.size < HARVEST_LIMIT) set.add(value);
+  }
+
+  record(op: Operation, body: unknown): void {
+    if (!isObject(body) || body.success !== true || op.path.includes('{')) return;
+    const data = body.data;
+    if (op.method === 'POST' && isObject(data)) this.add(this.idsByPath, op.path, data.id);
+    if (op.method !== 'GET') return;
+    const items = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.list) ? data.list : [];
+    for (const item of items.slice(0, HARVEST_LIMIT)) {
+      if (!isObject(item)) continue;
+      const primary = Object.keys(item).find((key) => /Id$/.test(key));
+      if (primary) this.add(this.idsByPath, op.path.replace(/\/list$/, ''), item[primary]);
+      for (const [key, value] of Object.entries(item)) this.add(this.valuesByName, key, value);
+    }
+  }
+
+  /** For `{name}` in `path`: ids seen under the path before it, and values of fields called `name`. */
+  candidates(path: string, name: string): Array<string | number> {
+    const prefix = path.slice(0, path.indexOf(`{${name}}`)).replace(/\/$/, '');
+    return [...(this.idsByPath.get(prefix) ?? []), ...(this.valuesByName.get(name) ?? [])];
+  }
 }
 
 /**
@@ -396,6 +443,14 @@ function seedOf(base: number, key: string): number {
   let hash = base | 0;
   for (let i = 0; i < key.length; i += 1) hash = (Math.imul(hash, 31) + key.charCodeAt(i)) | 0;
   return hash;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function isEnvelope(body: unknown): boolean {
@@ -428,6 +483,7 @@ export async function fuzzOpenApi(options: FuzzOptions): Promise<FuzzReport> {
   const seed = options.seed ?? DEFAULT_SEED;
   const doc = (options.document ?? (await app.inject({ method: 'GET', url: '/v3/api-docs' })).json()) as Json;
   const report: FuzzReport = { operations: [], skipped: [], failures: [], runs: 0, serverErrors: 0 };
+  const seen = new Harvest();
 
   for (const op of inRunOrder(operationsOf(doc))) {
     const skipReason = options.skip?.[op.key];
@@ -436,9 +492,11 @@ export async function fuzzOpenApi(options: FuzzOptions): Promise<FuzzReport> {
       continue;
     }
     const statuses: Record<string, number> = {};
-    const requests = fc.sample(operationArbitrary(doc, op), { seed: seedOf(seed, op.key), numRuns: runs });
+    const requests = fc.sample(operationArbitrary(doc, op, seen), { seed: seedOf(seed, op.key), numRuns: runs });
     for (const request of requests) {
-      const res = await app.inject({
+      let res: LightMyRequestResponse;
+      try {
+        res = await app.inject({
         method: request.method as InjectOptions['method'],
         url: request.url,
         headers: {
@@ -446,10 +504,17 @@ export async function fuzzOpenApi(options: FuzzOptions): Promise<FuzzReport> {
           ...(request.payload === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(request.payload === undefined ? {} : { payload: request.payload }),
-      });
+        });
+      } catch (err) {
+        // The connection was destroyed mid-answer (a download that failed after its first byte).
+        statuses.aborted = (statuses.aborted ?? 0) + 1;
+        report.failures.push({ operation: op.key, request, status: 0, reason: 'aborted', body: String(err) });
+        continue;
+      }
       statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
       options.onResponse?.(op.key, request, res);
       const reason = check(res);
+      if (res.statusCode < 300 && String(res.headers['content-type'] ?? '').includes('json')) seen.record(op, safeJson(res.payload));
       if (res.statusCode >= 500) report.serverErrors += 1;
       if (reason) report.failures.push({ operation: op.key, request, status: res.statusCode, reason, body: res.payload.slice(0, 500) });
     }

@@ -31,11 +31,13 @@ const fieldMeta = z.object({
   readOnly: z.boolean(),
   nullable: z.boolean(),
   masked: z.string().optional(),
+  detailOnly: z.boolean().optional(),
 });
 const permission = z.object({ menu: z.string(), perm: z.string() }).nullable();
 export const resourceMetaSchema = z.object({
   name: z.string(),
   path: z.string(),
+  listPath: z.string().optional(),
   menu: z.string(),
   idParam: z.string(),
   idField: z.string(),

@@ -86,6 +86,7 @@ export const openApiTransformObject: SwaggerTransformObject = (input) => {
 };
 
 function withoutId(operation: OperationObject): OperationObject {
-  const { operationId: _ignored, ...rest } = operation;
+  const rest = { ...operation };
+  delete rest.operationId;
   return rest;
 }

@@ -23,7 +23,8 @@ export function applySort<QB extends SelectQueryBuilder<any, any, any>>(
   query: { sortField?: string; sortOrder?: 'ASC' | 'DESC' },
   options: PaginateOptions,
 ): QB {
-  const requested = query.sortField ? options.sortable[query.sortField] : undefined;
+  // Own keys only: `sortField=toString` must not find Object.prototype.toString.
+  const requested = query.sortField && Object.hasOwn(options.sortable, query.sortField) ? options.sortable[query.sortField] : undefined;
   if (requested) {
     return qb.orderBy(sql.ref(requested), query.sortOrder === 'DESC' ? 'desc' : 'asc') as QB;
   }

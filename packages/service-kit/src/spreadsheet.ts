@@ -170,11 +170,41 @@ async function writeParts<R>(
   return { count, completed: !out.destroyed || out.writableFinished };
 }
 
-/** Streams a spreadsheet download as the reply body (see `writeSpreadsheet`). */
-export function sendSpreadsheet<R>(reply: FastifyReply, options: SpreadsheetOptions<R>): FastifyReply {
+/**
+ * Pulls the first row before anything is sent: a query that fails on its filters (a value out of a
+ * column's range, a bad cast) fails while the answer can still be an error envelope. The returned
+ * iterable yields that row and then the rest, and closes the source when the consumer stops early.
+ */
+async function startRows<R>(rows: AsyncIterable<R> | Iterable<R>): Promise<AsyncIterable<R>> {
+  const iterator: AsyncIterator<R> | Iterator<R> =
+    Symbol.asyncIterator in rows ? (rows as AsyncIterable<R>)[Symbol.asyncIterator]() : (rows as Iterable<R>)[Symbol.iterator]();
+  const first = await iterator.next();
+  async function* resume(): AsyncGenerator<R> {
+    let finished = false;
+    try {
+      let current = first;
+      while (!current.done) {
+        yield current.value;
+        current = await iterator.next();
+      }
+      finished = true;
+    } finally {
+      if (!finished) await iterator.return?.();
+    }
+  }
+  return resume();
+}
+
+/**
+ * Streams a spreadsheet download as the reply body (see `writeSpreadsheet`). The first row is read
+ * before the first byte goes out, so a failing query is an ordinary error answer; a failure after
+ * that is logged and the connection destroyed (a broken download, never a complete-looking file).
+ */
+export async function sendSpreadsheet<R>(reply: FastifyReply, options: SpreadsheetOptions<R>): Promise<FastifyReply> {
+  const rows = await startRows(options.rows);
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
   const fileName = options.fileName.toLowerCase().endsWith('.xlsx') ? options.fileName : `${options.fileName}.xlsx`;
-  writeSpreadsheet(out, options).catch((err: unknown) => {
+  writeSpreadsheet(out, { ...options, rows }).catch((err: unknown) => {
     reply.log.error({ err }, 'spreadsheet export failed');
     out.destroy(err instanceof Error ? err : new Error(String(err)));
   });

@@ -27,6 +27,11 @@ function printable(key: string): string {
   return key.replace(/\u0000/g, '\\0').replace(LONE_SURROGATE, '\uFFFD');
 }
 
+/** A bad object key waiting on the stack, so errors come out in document order. */
+class BadKey {
+  constructor(readonly message: string) {}
+}
+
 function join(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
 }
@@ -40,7 +45,9 @@ export function textFieldErrors(value: unknown, root = ''): FieldError[] {
   const stack: Array<[unknown, string]> = [[value, '']];
   while (stack.length > 0 && errors.length < MAX_ERRORS) {
     const [current, path] = stack.pop()!;
-    if (typeof current === 'string') {
+    if (current instanceof BadKey) {
+      errors.push({ field: path, message: current.message });
+    } else if (typeof current === 'string') {
       const message = textProblem(current);
       if (message) errors.push({ field: path || root || 'request', message });
     } else if (Array.isArray(current)) {
@@ -50,7 +57,7 @@ export function textFieldErrors(value: unknown, root = ''): FieldError[] {
       for (let i = entries.length - 1; i >= 0; i -= 1) {
         const [key, child] = entries[i]!;
         const keyMessage = textProblem(key);
-        if (keyMessage) errors.push({ field: join(path, printable(key)), message: keyMessage });
+        if (keyMessage) stack.push([new BadKey(keyMessage), join(path, printable(key))]);
         else stack.push([child, join(path, key)]);
       }
     }

@@ -8,8 +8,10 @@ export function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** `?flag=true|false` in a query string. */
-export const zBoolQuery = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
+/** `?flag=true|false` in a query string (also the schema's `Y`/`N` and `1`/`0`). */
+export const zBoolQuery = z
+  .enum(['true', 'false', 'Y', 'N', '1', '0'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === 'Y' || v === '1');
 
 /** Today's calendar date `YYYY-MM-DD` (server local time). */
 export function today(date = new Date()): string {

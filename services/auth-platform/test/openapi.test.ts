@@ -22,7 +22,8 @@ describe('OpenAPI document', () => {
     expect(operations).toMatchSnapshot();
     // Public operations carry no security requirement; everything else needs the bearer token.
     expect(doc.paths['/api/auth/login'].post.security).toEqual([]);
-    expect(doc.paths['/api/users'].get.security).toBeUndefined();
+    // Every non-public operation names its scheme itself (kit v2: client generators need it per operation).
+    expect(doc.paths['/api/users'].get.security).toEqual([{ bearerAuth: [] }]);
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
   });
 });

@@ -1,53 +1,42 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { DefaultedTimestamp, Numeric, Timestamp } from './platform.js';
+import type {
+  DATA_FORMATS,
+  MAPPING_DATA_TYPES,
+  MAPPING_TARGET_TABLES,
+  PARSE_ERROR_TYPES,
+  PARSE_STATUSES,
+  RECEIVE_METHODS,
+  RECON_STATUSES,
+  RESOLVE_STATUSES,
+  TRANSFORM_RULES,
+  UPLOAD_STATUSES,
+  UPLOAD_TARGET_TABLES,
+  UPLOAD_TARGET_TYPES,
+} from '../values.js';
+import type { DefaultedTimestamp, Json, Numeric, Timestamp } from './platform.js';
 
 /** Data intake (migration V031, owned by intake). */
 
 type Version = ColumnType<number, number | undefined, number>;
 
-export type DataFormat = 'EXCEL' | 'CSV' | 'FIXED' | 'JSON' | 'XML';
-export type ReceiveMethod = 'MANUAL' | 'EDI' | 'FTP' | 'API';
-export type MappingTargetTable = 'recruit_ledger' | 'maintain_ledger';
-export type MappingDataType = 'STRING' | 'NUMBER' | 'DATE';
-export type ParseStatus = 'PENDING' | 'OK' | 'ERROR';
-export type ParseErrorType =
-  | 'INVALID_INPUT'
-  | 'UNKNOWN_TYPE'
-  | 'NO_MAPPING'
-  | 'JSON_PARSE'
-  | 'REQUIRED'
-  | 'TRANSFORM_FAIL'
-  | 'NO_POLICY'
-  | 'CONTRACT_NOT_FOUND'
-  | 'CODE_MAP_FAIL';
-export type ResolveStatus = 'OPEN' | 'RESOLVED' | 'IGNORED';
-export type ReconStatus = 'MATCHED' | 'DIFF';
-export type UploadTargetTable =
-  | 'recruit_ledger'
-  | 'maintain_ledger'
-  | 'contract'
-  | 'agent'
-  | 'commission_rate'
-  | 'payout_rule'
-  | 'chargeback_rule'
-  | 'exception_ledger'
-  | 'payment';
-export type UploadTargetType = 'STRING' | 'NUMBER' | 'INTEGER' | 'AMOUNT' | 'RATE' | 'DATE' | 'BOOLEAN';
-export type UploadTransformRule =
-  | 'TRIM'
-  | 'UPPER'
-  | 'LOWER'
-  | 'DATE'
-  | 'DIVIDE'
-  | 'MULTIPLY'
-  | 'LOOKUP'
-  | 'CODE_MAP'
-  | 'FIXED'
-  | 'REPLACE'
-  | 'SUBSTRING'
-  | 'CONCAT'
-  | 'DEFAULT';
-export type UploadStatus = 'RUNNING' | 'COMPLETED' | 'FAILED';
+export type DataFormat = (typeof DATA_FORMATS)[number];
+export type ReceiveMethod = (typeof RECEIVE_METHODS)[number];
+export type MappingTargetTable = (typeof MAPPING_TARGET_TABLES)[number];
+export type MappingDataType = (typeof MAPPING_DATA_TYPES)[number];
+export type ParseStatus = (typeof PARSE_STATUSES)[number];
+export type ParseErrorType = (typeof PARSE_ERROR_TYPES)[number];
+export type ResolveStatus = (typeof RESOLVE_STATUSES)[number];
+export type ReconStatus = (typeof RECON_STATUSES)[number];
+export type UploadTargetTable = (typeof UPLOAD_TARGET_TABLES)[number];
+export type UploadTargetType = (typeof UPLOAD_TARGET_TYPES)[number];
+export type UploadTransformRule = (typeof TRANSFORM_RULES)[number];
+export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
+
+/** receive_file.status and file_kind (V040). */
+export const RECEIVE_FILE_STATUSES = ['ACTIVE', 'REPLACED'] as const;
+export const RECEIVE_FILE_KINDS = ['XLSX', 'CSV'] as const;
+export type ReceiveFileStatus = (typeof RECEIVE_FILE_STATUSES)[number];
+export type ReceiveFileKind = (typeof RECEIVE_FILE_KINDS)[number];
 
 interface Audit {
   created_at: DefaultedTimestamp;
@@ -57,6 +46,8 @@ interface Audit {
 }
 
 export interface CompanyProfileTable extends Audit {
+  /** V040: surrogate key of the API paths */
+  profile_id: Generated<number>;
   company_code: string;
   data_format: Generated<DataFormat>;
   receive_method: Generated<ReceiveMethod>;
@@ -119,6 +110,8 @@ export interface RawCommissionDataTable {
   reported_amount: Numeric | null;
   file_name: string | null;
   row_number: number | null;
+  /** V040: the received file the row came from */
+  receive_file_id: number | null;
   received_at: DefaultedTimestamp;
   parsed_at: Timestamp | null;
   created_at: DefaultedTimestamp;
@@ -203,8 +196,35 @@ export interface UploadHistoryTable {
   error_message: string | null;
   started_at: DefaultedTimestamp;
   ended_at: Timestamp | null;
+  /** V040: progress and the first rejected rows */
+  processed_count: Generated<number>;
+  estimated_total: number | null;
+  target_table: string | null;
+  error_sample: Json | null;
   created_by: number | null;
   created_at: DefaultedTimestamp;
+}
+
+/** V040: carrier files received through POST /api/receive/upload. */
+export interface ReceiveFileTable {
+  receive_file_id: Generated<number>;
+  company_code: string;
+  settle_month: string;
+  data_type: string | null;
+  file_name: string;
+  file_id: number | null;
+  content_hash: string;
+  file_size: number;
+  file_kind: ReceiveFileKind;
+  file_encoding: string | null;
+  row_count: Generated<number>;
+  header: Json | null;
+  status: Generated<ReceiveFileStatus>;
+  replaced_by: number | null;
+  received_by: number | null;
+  received_at: DefaultedTimestamp;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
 }
 
 export interface IntakeTables {
@@ -217,4 +237,5 @@ export interface IntakeTables {
   upload_template: UploadTemplateTable;
   upload_template_column: UploadTemplateColumnTable;
   upload_history: UploadHistoryTable;
+  receive_file: ReceiveFileTable;
 }
