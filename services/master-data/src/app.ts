@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createServiceApp, type CreateServiceAppOptions, type ServiceApp } from '@csp/service-kit';
-import { registerPeopleAndContractAreas, registerRuleAreas } from './areas.js';
+import { registerAreas } from './areas.js';
 
 export const SERVICE_NAME = 'master-data';
 
@@ -12,10 +12,9 @@ export interface MasterDataDeps {
   logger?: FastifyBaseLogger;
 }
 
-/** The master-data app: kit infrastructure, then both groups of business areas (tests use `inject`). */
+/** The master-data app: kit infrastructure, then the business areas (tests use `inject`). */
 export async function buildApp(deps: MasterDataDeps): Promise<ServiceApp> {
   const app = await createServiceApp({ name: SERVICE_NAME, ...deps });
-  await registerPeopleAndContractAreas(app);
-  await registerRuleAreas(app);
+  await registerAreas(app);
   return app;
 }

@@ -1,4 +1,70 @@
-// Route modules of master-data, one folder per business area. Two groups are owned by different
-// authors; each group registers its own areas from its index file.
-export { registerPeopleAndContractAreas } from './people-contracts.js';
-export { registerRuleAreas } from './rules-areas.js';
+import { registerResource, type Resource, type ServiceApp } from '@csp/service-kit';
+import { registerAgentRoutes } from './agents/agents.routes.js';
+import { agentContractResource } from './agent-contracts/agent-contracts.resource.js';
+import { agentLicenseResource } from './agent-licenses/agent-licenses.resource.js';
+import { agentTrainingResource } from './agent-trainings/agent-trainings.resource.js';
+import { registerChargebackGradeRoutes } from './chargeback-grades/chargeback-grades.routes.js';
+import { chargebackRuleResource } from './chargeback-rules/chargeback-rules.resource.js';
+import { registerCommissionRateRoutes } from './commission-rates/commission-rates.routes.js';
+import { registerCompanyRoutes } from './companies/companies.routes.js';
+import { complaintResource } from './complaints/complaints.resource.js';
+import { contractResource } from './contracts/contracts.resource.js';
+import { endorsementResource } from './endorsements/endorsements.resource.js';
+import { exceptionCodeResource } from './exception-codes/exception-codes.resource.js';
+import { gradeResource } from './grades/grades.resource.js';
+import { registerInstallmentPlanRoutes } from './installment-plans/installment-plans.routes.js';
+import { installmentRatioResource } from './installment-ratios/installment-ratios.resource.js';
+import { registerOrgRoutes } from './orgs/orgs.routes.js';
+import { overrideRuleResource } from './override-rules/override-rules.resource.js';
+import { registerPayoutRuleRoutes } from './payout-rules/payout-rules.routes.js';
+import { productResource } from './products/products.resource.js';
+import { registerRegulatoryLimitRoutes } from './regulatory-limits/regulatory-limits.routes.js';
+import { registerSuccessionRoutes } from './successions/successions.routes.js';
+
+type Area = Resource | ((app: ServiceApp) => Promise<void>);
+
+/** Organization, people, products and contracts (spec 2.2, 4.2). */
+const PEOPLE_AND_CONTRACTS: Area[] = [
+  registerOrgRoutes,
+  gradeResource,
+  registerAgentRoutes,
+  registerCompanyRoutes,
+  productResource,
+  contractResource,
+  registerSuccessionRoutes,
+  agentContractResource,
+  agentLicenseResource,
+  agentTrainingResource,
+  endorsementResource,
+  complaintResource,
+];
+
+/** Commission, payout, override and chargeback rules, exception codes, limits, grades, installments (spec 2.4, 4.4). */
+const RULES: Area[] = [
+  registerCommissionRateRoutes,
+  registerPayoutRuleRoutes,
+  overrideRuleResource,
+  chargebackRuleResource,
+  exceptionCodeResource,
+  registerRegulatoryLimitRoutes,
+  registerChargebackGradeRoutes,
+  installmentRatioResource,
+  registerInstallmentPlanRoutes,
+];
+
+/** A plain resource is registered by the kit; an area with workflows registers its own routes too. */
+async function register(app: ServiceApp, areas: Area[]): Promise<void> {
+  for (const area of areas) {
+    if (typeof area === 'function') await area(app);
+    else registerResource(app, area);
+  }
+}
+
+export const registerPeopleAndContractAreas = (app: ServiceApp) => register(app, PEOPLE_AND_CONTRACTS);
+export const registerRuleAreas = (app: ServiceApp) => register(app, RULES);
+
+/** Every area of master-data. */
+export async function registerAreas(app: ServiceApp): Promise<void> {
+  await registerPeopleAndContractAreas(app);
+  await registerRuleAreas(app);
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertAllRoutesGuarded, createServiceApp, type ServiceApp } from '@csp/service-kit';
 import { createTestContext, type TestContext } from '@csp/service-kit/testing';
-import { registerPeopleAndContractAreas } from '../src/people-contracts.js';
+import { registerPeopleAndContractAreas } from '../src/areas.js';
 
 interface Seen {
   route: string;
@@ -59,13 +59,17 @@ const EXPECTED: Record<string, string> = {
   ...crud('/api/agents', 'ORG_AGENT', { excel: 'EXPORT' }),
   'GET /api/agents/:id/history': 'ORG_AGENT READ',
   'PUT /api/agents/:id/move': 'ORG_AGENT UPDATE',
+  'POST /api/agents/:id/move': 'ORG_AGENT UPDATE',
   'PUT /api/agents/:id/retire': 'ORG_AGENT UPDATE',
+  'POST /api/agents/:id/retire': 'ORG_AGENT UPDATE',
   ...crud('/api/companies', 'COMPANY'),
   'PUT /api/companies/:id/deactivate': 'COMPANY UPDATE',
+  'POST /api/companies/:id/deactivate': 'COMPANY UPDATE',
   ...crud('/api/products', 'PRODUCT', { del: true }),
   ...crud('/api/contracts', 'CONTRACT_LIST'),
   ...crud('/api/contract-successions', 'CONTRACT_SUCCESSION', { del: true }),
   'PUT /api/contract-successions/:id/cancel': 'CONTRACT_SUCCESSION UPDATE',
+  'POST /api/contract-successions/:id/cancel': 'CONTRACT_SUCCESSION UPDATE',
   ...crud('/api/agent-contracts', 'AGENT_CONTRACT', { del: true }),
   ...crud('/api/agent-licenses', 'AGENT_LICENSE', { del: true }),
   ...crud('/api/agent-trainings', 'AGENT_TRAINING', { del: true }),

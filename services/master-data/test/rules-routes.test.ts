@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertAllRoutesGuarded, createServiceApp, type ServiceApp } from '@csp/service-kit';
 import { createTestContext, type TestContext } from '@csp/service-kit/testing';
-import { registerRuleAreas } from '../src/rules-areas.js';
+import { registerRuleAreas } from '../src/areas.js';
 import { closeContext } from './rules-fixtures.js';
 
 const seen: Array<{ route: string; access: string }> = [];
@@ -46,14 +46,17 @@ const EXPECTED: Record<string, string> = {
   ...crud('/api/rules/commission-rates', 'RULE_COMMISSION', true),
   'GET /api/rules/commission-rates/lookup': 'RULE_COMMISSION READ',
   'POST /api/rules/commission-rates/:id/revise': 'RULE_COMMISSION CREATE',
+  'PUT /api/rules/commission-rates/:id/revise': 'RULE_COMMISSION CREATE',
   ...crud('/api/rules/payout', 'RULE_PAYOUT', true),
   'GET /api/rules/payout/lookup': 'RULE_PAYOUT READ',
   'POST /api/rules/payout/:id/revise': 'RULE_PAYOUT CREATE',
+  'PUT /api/rules/payout/:id/revise': 'RULE_PAYOUT CREATE',
   ...crud('/api/rules/override', 'RULE_OVERRIDE', true),
   ...crud('/api/rules/chargeback', 'RULE_CHARGEBACK', true),
   ...crud('/api/exception-codes', 'RULE_EXCEPTION'),
   ...crud('/api/regulatory-limits', 'REGULATORY_LIMIT'),
   'PUT /api/regulatory-limits/:id/deactivate': 'REGULATORY_LIMIT UPDATE',
+  'POST /api/regulatory-limits/:id/deactivate': 'REGULATORY_LIMIT UPDATE',
   'POST /api/regulatory-limits/check-contract': 'REGULATORY_LIMIT READ',
   ...crud('/api/chargeback-grades', 'CHARGEBACK_GRADE'),
   'POST /api/chargeback-grades/calculate': 'CHARGEBACK_GRADE READ',
@@ -67,6 +70,7 @@ const EXPECTED: Record<string, string> = {
   'GET /api/installment-plans/:id': 'INSTALLMENT_PLAN READ',
   'POST /api/installment-plans/generate': 'INSTALLMENT_PLAN CREATE',
   'PUT /api/installment-plans/:id/status': 'INSTALLMENT_PLAN UPDATE',
+  'POST /api/installment-plans/:id/status': 'INSTALLMENT_PLAN UPDATE',
 };
 
 describe('routes of the rule areas', () => {

@@ -27,7 +27,7 @@ export const companyResource = defineResource({
     contactPhone: f.phone().save().label('Contact phone'),
     contactEmail: f.email().save().label('Contact e-mail').export({ width: 25 }),
     isActive: f.bool().save({ default: true }).filter().label('Active'),
-    productCount: f.computed(sql`(select count(*) from product p where p.company_id = ic.company_id)`, 'int').label('Products'),
+    productCount: f.computed(sql`(select count(*) from product p where p.company_id = ic.company_id)`, 'int').nullable(false).label('Products'),
     version: f.version().export(false),
     createdAt: f.createdAt().export(false),
     updatedAt: f.updatedAt().export(false),

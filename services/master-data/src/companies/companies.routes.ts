@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { action, envelope, notFound, ok, perm, registerResource, zId, type ServiceApp } from '@csp/service-kit';
-import { mdDb } from '../people-db.js';
 import { companyResource } from './companies.resource.js';
 
 export async function registerCompanyRoutes(app: ServiceApp): Promise<void> {
   registerResource(app, companyResource);
-  const db = mdDb(app);
+  const db = app.db;
 
   /** Deactivation instead of delete; calling it on an inactive company changes nothing. */
   action(
