@@ -56,7 +56,6 @@ export {
   type ResponseOf,
   type ResourceContext,
   type ResourceDeclaration,
-  type ResourceDefinition,
   type ResourceDelete,
   type Resource,
   type ResourceMeta,
@@ -64,7 +63,6 @@ export {
   type AgentScope,
 } from './resource.js';
 export type { AnyQuery, AnyRow, AnyDb, ResourceFilters } from './resource-types.js';
-export type { LegacyResourceDefinition } from './resource-legacy.js';
 export { f, Field, type FieldKind, type FieldTable, type MaskKind, type FilterMode } from './fields.js';
 export { listPage, type ListPage } from './list-page.js';
 export { resourceMetaSchema } from './meta.js';

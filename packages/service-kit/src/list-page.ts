@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { AuthUser } from './auth.js';
 import { toPage, type PageResponse } from './envelope.js';
-import type { AnyDb, AnyRow, Resource } from './resource-types.js';
+import type { AnyDb, AnyQuery, AnyRow, Resource } from './resource-types.js';
 
 const TOTAL = '__total';
 
@@ -20,6 +20,27 @@ async function estimatedRows(db: AnyDb, table: string): Promise<number | undefin
 
 type Sort = { sortField?: string; sortOrder?: 'ASC' | 'DESC' };
 
+const searching = (query: AnyRow) => typeof query.searchKeyword === 'string' && query.searchKeyword.trim() !== '';
+
+/**
+ * The page's ids of a keyword search: the matches are collected first (an OFFSET 0 subquery is a
+ * planning fence), then sorted and cut. With LIMIT on the same level the planner tends to walk the
+ * sort index and test row after row against the ILIKE, which on a big table with a rare keyword
+ * reads most of it; collecting the matches uses the trigram indexes instead.
+ */
+function fencedPageIds(db: AnyDb, resource: Resource, base: AnyQuery, sort: Sort, limit: number, offset: number) {
+  const { key, id, desc } = resource.sortOf(sort);
+  const dir = desc ? sql`desc` : sql`asc`;
+  const matches = base.select([key.as('sort_key'), id.as('page_id')]).offset(0);
+  return db
+    .selectFrom(matches.as('m'))
+    .select('m.page_id')
+    .orderBy(sql`m.sort_key ${dir}`)
+    .orderBy(sql`m.page_id ${dir}`)
+    .limit(limit)
+    .offset(offset);
+}
+
 /**
  * One page of a resource list.
  *
@@ -35,12 +56,12 @@ export async function listPage(
   query: AnyRow & { pageNum: number; pageSize: number },
   user: AuthUser | undefined,
 ): Promise<ListPage<AnyRow>> {
-  if (!resource.selectBase) return legacyPage(app, resource, query, user);
   const db = app.db as unknown as AnyDb;
   const sort = query as Sort;
   const offset = (query.pageNum - 1) * query.pageSize;
   const base = resource.applyFilters(resource.selectBase(app.db), query, user);
-  const pageIds = resource.orderBy(base, sort).select(sql.ref(resource.idRef).as('page_id')).limit(query.pageSize).offset(offset);
+  const pageIds = searching(query) ? fencedPageIds(db, resource, base, sort, query.pageSize, offset)
+    : resource.orderBy(base, sort).select(sql.ref(resource.idRef).as('page_id')).limit(query.pageSize).offset(offset);
   const listQuery = resource.orderBy(resource.select(app.db).where(sql.ref(resource.idRef), 'in', pageIds), sort);
 
   const estimate =
@@ -55,27 +76,4 @@ export async function listPage(
   // The estimate can lag behind: never report fewer rows than this page proves exist.
   const total = Math.max(estimate!, offset + list.length + (list.length === query.pageSize ? 1 : 0));
   return { ...toPage(list, total, query), totalEstimated: true };
-}
-
-/** v1 definitions: the page query with `count(*) over()` (one round trip). */
-async function legacyPage(
-  app: FastifyInstance<any, any, any, any, any>,
-  resource: Resource,
-  query: AnyRow & { pageNum: number; pageSize: number },
-  user: AuthUser | undefined,
-): Promise<ListPage<AnyRow>> {
-  const db = app.db as unknown as AnyDb;
-  const filtered = resource.applyFilters(resource.select(app.db), query, user);
-  const ordered = resource.orderBy(filtered, query as Sort);
-  const offset = (query.pageNum - 1) * query.pageSize;
-  const counted = ordered.select(sql<number>`count(*) over()`.as(TOTAL));
-  const rows = (await counted.limit(query.pageSize).offset(offset).execute()) as AnyRow[];
-  let total = 0;
-  if (rows.length > 0) total = Number(rows[0]![TOTAL]);
-  else if (offset > 0) {
-    const probe = (await db.selectFrom(filtered.as('page_rows')).select(sql<number>`count(*)`.as(TOTAL)).execute()) as AnyRow[];
-    total = Number(probe[0]?.[TOTAL] ?? 0);
-  }
-  for (const row of rows) delete row[TOTAL];
-  return toPage(rows, total, query);
 }

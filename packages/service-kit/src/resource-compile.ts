@@ -318,6 +318,11 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     selectBase,
     applyFilters,
     isFiltered,
+    sortOf: (query) => {
+      const key = query.sortField ?? defaultSortKey;
+      const desc = query.sortField ? query.sortOrder === 'DESC' : query.sortOrder ? query.sortOrder === 'DESC' : defaultDesc;
+      return { key: sortExpr[key]!, id: sortExpr[idKey]!, desc };
+    },
     orderBy: (qb, query) => {
       const key = query.sortField ?? defaultSortKey;
       const desc = query.sortField ? query.sortOrder === 'DESC' : query.sortOrder ? query.sortOrder === 'DESC' : defaultDesc;

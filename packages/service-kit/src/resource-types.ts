@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, SelectQueryBuilder, Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '@csp/db';
 import type { FieldCipher } from './crypto.js';
@@ -144,14 +144,16 @@ export interface Resource<Resp extends AnyRow = AnyRow> {
   };
   /** The base select with every field selected under its key, soft-deleted rows excluded. */
   select(db: Db): AnyQuery;
-  /** FROM with joins (soft-deleted rows excluded) and nothing selected: id pages and counts (field tables only). */
-  selectBase?(db: Db): AnyQuery;
+  /** FROM with joins (soft-deleted rows excluded) and nothing selected: id pages and counts. */
+  selectBase(db: Db): AnyQuery;
   /** Search, dates, status, field filters, extra filters and the AGENT scope. */
   applyFilters(qb: AnyQuery, query: AnyRow, user: AuthUser | undefined): AnyQuery;
   /** Whether the query narrows the rows (exact totals are cheap then). */
   isFiltered(query: AnyRow, user: AuthUser | undefined): boolean;
   /** ORDER BY of lists and exports: the requested (whitelisted) sort field or the default. */
   orderBy(qb: AnyQuery, query: { sortField?: string; sortOrder?: 'ASC' | 'DESC' }): AnyQuery;
+  /** The sort expression, the id (tie-breaker) and the direction of a list query. */
+  sortOf(query: { sortField?: string; sortOrder?: 'ASC' | 'DESC' }): { key: RawBuilder<unknown>; id: RawBuilder<unknown>; desc: boolean };
   validate?(body: AnyRow, ctx: ResourceContext, existing?: AnyRow): Promise<void> | void;
   ops: {
     create: boolean;
@@ -162,8 +164,6 @@ export interface Resource<Resp extends AnyRow = AnyRow> {
     /** Whether unfiltered lists use the planner's estimate for the total. */
     estimateTotal: boolean;
   };
-  /** Export columns read the raw row (v1 definitions) instead of the response object. */
-  exportFromRaw?: boolean;
   toResp(row: AnyRow, cipher: FieldCipher): Resp;
   /** A list item (without the detail-only fields); default `toResp`. */
   toListResp?(row: AnyRow, cipher: FieldCipher): AnyRow;

@@ -11,31 +11,22 @@ import { streamRows } from './cursor.js';
 import { sendSpreadsheet } from './spreadsheet.js';
 import { todayCompact } from './text.js';
 import { compileResource } from './resource-compile.js';
-import { compileLegacy, isLegacy, type LegacyResourceDefinition } from './resource-legacy.js';
 import { registryOf } from './meta.js';
 import type { FieldTable } from './fields.js';
 import type { AnyDb, AnyRow, Resource, ResourceContext, ResourceDeclaration } from './resource-types.js';
 
 export type { ResourceContext, ResourceDeclaration, ResourceDelete, Resource, ResourceMeta, ResourceFieldMeta, AgentScope } from './resource-types.js';
-export type { LegacyResourceDefinition as ResourceDefinition } from './resource-legacy.js';
 
 /** The response object a field table describes. */
 export type ResponseOf<F extends FieldTable> = { [K in keyof F]: F[K]['_value'] | null };
 
 /**
- * Declares a resource once: a field table (kit v2) or, while services move over, a v1 definition.
+ * Declares a resource once, as a field table (kit v2).
  * The result carries the derived schemas (`schemas.save/update/response/listQuery`) and mappers
  * for hand-written routes, and is what `registerResource` takes.
  */
-export function defineResource<F extends FieldTable>(decl: ResourceDeclaration<F>): Resource<ResponseOf<F>>;
-export function defineResource<
-  Resp extends z.ZodObject,
-  Save extends z.ZodObject,
-  Filters extends z.ZodRawShape = Record<never, never>,
-  Row extends AnyRow = AnyRow,
->(def: LegacyResourceDefinition<Resp, Save, Filters, Row>): Omit<LegacyResourceDefinition<Resp, Save, Filters, Row>, keyof Resource> & Resource;
-export function defineResource(def: ResourceDeclaration | LegacyResourceDefinition<any, any, any, any>): Resource {
-  return isLegacy(def) ? compileLegacy(def) : compileResource(def as ResourceDeclaration);
+export function defineResource<F extends FieldTable>(decl: ResourceDeclaration<F>): Resource<ResponseOf<F>> {
+  return compileResource(decl) as Resource<ResponseOf<F>>;
 }
 
 /** `If-Match: "3"` or body `version`: the version the client read, if it sent one. */
@@ -106,7 +97,7 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
         const q = request.query as AnyRow;
         const qb = resource.orderBy(resource.applyFilters(resource.select(app.db), q, request.user), q as { sortField?: string });
         const rows = streamRows<AnyRow>(app.pool, qb.compile());
-        const mapped = resource.exportFromRaw ? rows : mapRows(rows, (row) => resource.toResp(row, app.cipher));
+        const mapped = mapRows(rows, (row) => resource.toResp(row, app.cipher));
         return sendSpreadsheet(reply, {
           fileName: `${resource.name}-${todayCompact()}.xlsx`,
           sheetName: resource.name,

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '@csp/db';
 import {
@@ -111,26 +111,23 @@ export const demoItems = defineResource({
   export: 'EXPORT',
 });
 
-/** Hard delete, no version, a join in baseQuery (qualified idColumn), no export. */
+/** Hard delete, no version, a join in baseQuery, a custom id parameter, no export. */
 export const demoTags = defineResource({
   name: 'DemoTag',
-  basePath: '/api/demo-tags',
+  path: '/api/demo-tags',
   table: 'demo_tag',
-  idColumn: 't.tag_id',
+  alias: 't',
   idParam: 'tagId',
   menu: DEMO_MENU,
-  baseQuery: (db) => (db as unknown as Kysely<any>).selectFrom('demo_tag as t').leftJoin('demo_item as i', 'i.item_id', 't.item_id'),
-  columns: ['t.tag_id', 't.tag_name', 't.item_id', 'i.item_code as item_code'],
-  respSchema: z.object({ tagId: z.number(), tagName: z.string(), itemId: z.number().nullable(), itemCode: z.string().nullable() }),
-  toResp: (row) => ({ tagId: row.tag_id, tagName: row.tag_name, itemId: row.item_id, itemCode: row.item_code }),
-  saveSchema: z.object({ tagName: z.string().min(1), itemId: z.number().int().positive().nullable() }),
-  toInsert: (body) => ({ tag_name: body.tagName, item_id: body.itemId }),
-  toUpdate: (body) => ({ tag_name: body.tagName, item_id: body.itemId }),
-  sortable: { tagName: 't.tag_name', itemCode: 'i.item_code' },
-  defaultSort: 't.tag_id desc',
-  searchable: { tagName: 't.tag_name', itemCode: 'i.item_code' },
-  delete: { mode: 'hard' },
-  exportPerm: false,
+  baseQuery: (db) => db.selectFrom('demo_tag as t').leftJoin('demo_item as i', 'i.item_id', 't.item_id'),
+  fields: {
+    tagId: f.id(),
+    tagName: f.text().required().sort().search(),
+    itemId: f.ref().save(),
+    itemCode: f.joined('i.item_code', 'text').sort().search(),
+  },
+  defaultSort: '-tagId',
+  export: false,
 });
 
 export interface DemoOptions {
