@@ -65,7 +65,7 @@ export interface Res {
   body: any;
 }
 
-export async function call(ctx: Ctx, method: 'GET' | 'POST' | 'PUT', url: string, token: string, payload?: unknown): Promise<Res> {
+export async function call(ctx: Ctx, method: 'GET' | 'POST' | 'PUT', url: string, token: string, payload?: object): Promise<Res> {
   const res = await ctx.app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload === undefined ? {} : { payload }) });
   return { status: res.statusCode, body: res.json() };
 }

@@ -42,7 +42,7 @@ beforeEach(() => {
 });
 
 const pendingIds = async (u: TestUser) => (await call(ctx, 'GET', '/api/approvals/requests/pending', u.token)).body.data.list.map((r: any) => r.requestId);
-const approve = (u: TestUser, id: number, body?: unknown) => call(ctx, 'POST', `/api/approvals/requests/${id}/approve`, u.token, body);
+const approve = (u: TestUser, id: number, body?: object) => call(ctx, 'POST', `/api/approvals/requests/${id}/approve`, u.token, body);
 const messages = () =>
   ctx.db.selectFrom('external_call_log').select(['call_type', 'adapter_name', 'success', 'target_ref', 'request_summary', 'error_message']).orderBy('call_id').execute();
 

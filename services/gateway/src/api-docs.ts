@@ -18,8 +18,12 @@ const EMPTY_DOCUMENT: OpenApiDocument = {
 export async function registerApiDocs(app: FastifyInstance, source: OpenApiSource): Promise<void> {
   app.get('/v3/api-docs', async () => source.get());
 
-  const staticMode = { mode: 'static', specification: { document: EMPTY_DOCUMENT } };
-  await app.register(fastifySwagger, staticMode as unknown as FastifyStaticSwaggerOptions);
+  // The placeholder @fastify/swagger needs in static mode; swagger-ui is handed the merged document.
+  const staticMode: FastifyStaticSwaggerOptions = {
+    mode: 'static',
+    specification: { document: { openapi: EMPTY_DOCUMENT.openapi, info: EMPTY_DOCUMENT.info, paths: {} } },
+  };
+  await app.register(fastifySwagger, staticMode);
 
   await app.register(fastifySwaggerUi, {
     routePrefix: '/swagger-ui',

@@ -25,7 +25,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
  * the spec envelope. It never touches the database and never checks permissions.
  */
 export async function buildGatewayApp(config: GatewayConfig, options: GatewayAppOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({
+  const app: FastifyInstance = Fastify({
     logger: options.logger ?? false,
     trustProxy: config.trustProxy,
     // Services access-log every request under the same request id; per-request lines here would
@@ -38,7 +38,7 @@ export async function buildGatewayApp(config: GatewayConfig, options: GatewayApp
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     return503OnClosing: true,
-  }) as unknown as FastifyInstance;
+  });
 
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);

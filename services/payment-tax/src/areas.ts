@@ -6,6 +6,7 @@ import { paymentRoutes } from './payments/payments.routes.js';
 import { statementRoutes } from './statements/statements.routes.js';
 import { taxReportRoutes } from './tax-reports/tax-reports.routes.js';
 import { transferFileRoutes } from './transfer-files/transfer-files.routes.js';
+import { withdrawRoutes } from './withdraw-requests/withdraw-requests.routes.js';
 
 /** Business areas of payment-tax, one folder each, each in its own encapsulated scope. */
 const AREAS: Array<(app: ServiceApp) => Promise<void>> = [
@@ -16,6 +17,7 @@ const AREAS: Array<(app: ServiceApp) => Promise<void>> = [
   accountingRoutes,
   accountCodeRoutes,
   taxReportRoutes,
+  withdrawRoutes,
 ];
 
 export async function registerAreas(app: ServiceApp): Promise<void> {

@@ -1,0 +1,107 @@
+import { APPROVAL_DECISIONS, APPROVAL_TARGETS, type ApprovalTargetType } from '@csp/db';
+import { z } from 'zod';
+
+/**
+ * The event contract between services (DECISIONS "Approval workflow and events between services").
+ * An event has a type, a target (the service that owns the data it changes and whose queue receives it)
+ * and a payload validated against the schema below when it is written and again when it is consumed.
+ */
+
+export const EVENT_SERVICES = [
+  'auth-platform',
+  'master-data',
+  'intake',
+  'ledger-settlement',
+  'payment-tax',
+  'analytics',
+] as const;
+export type EventService = (typeof EVENT_SERVICES)[number];
+
+/** The service that runs the approval workflow and receives APPROVAL_REQUESTED. */
+export const APPROVAL_SERVICE: EventService = 'auth-platform';
+
+/** Who applies the decision of an approval, by target type. */
+export const APPROVAL_TARGET_OWNERS: Readonly<Record<ApprovalTargetType, EventService>> = {
+  WITHDRAW: 'payment-tax',
+  SETTLE: 'ledger-settlement',
+  DISPUTE: 'ledger-settlement',
+  INCENTIVE: 'ledger-settlement',
+};
+
+const id = z.number().int().positive();
+const targetType = z.enum(APPROVAL_TARGETS);
+
+/**
+ * Another service asks the approval service to start an approval of one of its rows (payment-tax for a
+ * withdraw request). When the request cannot start (unknown line, line of another target type, target not
+ * approvable) the approval service answers with APPROVAL_DECIDED `REJECTED`, `requestId` null and the reason.
+ */
+export const approvalRequestedPayload = z.object({
+  targetType,
+  targetId: id,
+  approvalLineCode: z.string().min(1).max(30),
+  /** the user who asked (the requester: may not approve it) */
+  requestedBy: id,
+  title: z.string().min(1).max(200),
+});
+
+/**
+ * The outcome of an approval request, sent to the target's owner when the request ends:
+ * APPROVED after the last step, REJECTED by an approver (reason required) or when the request could not
+ * start, CANCELLED by the requester while nothing was decided.
+ */
+export const approvalDecidedPayload = z.object({
+  requestId: id.nullable(),
+  targetType,
+  targetId: id,
+  decision: z.enum(APPROVAL_DECISIONS),
+  reason: z.string().max(1000).nullable(),
+  /** the last approver, the rejecting approver or the cancelling requester; null when it could not start */
+  decidedBy: id.nullable(),
+  decidedAt: z.iso.datetime({ offset: true }),
+  requestedBy: id,
+  approvalLineCode: z.string().max(30).nullable(),
+});
+
+export type ApprovalRequested = z.output<typeof approvalRequestedPayload>;
+export type ApprovalDecided = z.output<typeof approvalDecidedPayload>;
+
+/** Every event type with its payload schema. */
+export const EVENT_PAYLOADS = {
+  APPROVAL_REQUESTED: approvalRequestedPayload,
+  APPROVAL_DECIDED: approvalDecidedPayload,
+} as const;
+
+export type EventType = keyof typeof EVENT_PAYLOADS;
+export type PayloadOf<T extends EventType> = z.output<(typeof EVENT_PAYLOADS)[T]>;
+
+export function isEventType(type: string): type is EventType {
+  return Object.hasOwn(EVENT_PAYLOADS, type);
+}
+
+/** The target an event of this type and payload must go to (the contract's routing rule). */
+export function contractTarget<T extends EventType>(type: T, payload: PayloadOf<T>): EventService {
+  if (type === 'APPROVAL_REQUESTED') return APPROVAL_SERVICE;
+  return APPROVAL_TARGET_OWNERS[(payload as ApprovalDecided).targetType];
+}
+
+/** `WITHDRAW#12`: the subject operators see on outbox and parked rows, and the external_call_log target. */
+export function subjectOf(targetType: string, targetId: number | string): string {
+  return `${targetType}#${targetId}`;
+}
+
+/**
+ * What the approval service may read to check a target before it starts a request (shared-database read,
+ * documented here as the owners' contract): the owner's table, its key and status columns, and the statuses
+ * in which a row can be put up for approval. Target types without a table yet are not approvable; their
+ * owners add them here together with their consumer. The owner checks the state again when it applies
+ * the decision.
+ */
+export const APPROVAL_TARGET_STATES: Readonly<
+  Record<ApprovalTargetType, { table: string; idColumn: string; approvable: readonly string[] } | null>
+> = {
+  WITHDRAW: { table: 'withdraw_request', idColumn: 'withdraw_id', approvable: ['REQUESTED'] },
+  SETTLE: { table: 'settle_master', idColumn: 'settle_id', approvable: ['CALCULATED'] },
+  DISPUTE: null,
+  INCENTIVE: null,
+};
