@@ -74,6 +74,22 @@ export const chargebackLine = z.object({
   basis,
 });
 
+/** An approved settlement correction booked into this month, with where it comes from. */
+export const correctionLine = z.object({
+  correctionId: z.number().int(),
+  correctionType: z.string(),
+  originalMonth: z.string(),
+  amount: z.string().describe('signed'),
+  reason: z.string(),
+  sourceTable: z.string().nullable(),
+  sourceId: z.number().int().nullable(),
+  disputeId: z.number().int().nullable(),
+  requestedBy: z.number().int().nullable(),
+  approvedBy: z.number().int().nullable(),
+  approvedAt: z.string().nullable(),
+  basis,
+});
+
 export const explainTotals = z.object({
   recruit: z.string(),
   maintain: z.string(),
@@ -85,6 +101,8 @@ export const explainTotals = z.object({
   taxRate: z.string(),
   tax: z.string(),
   net: z.string(),
+  /** Present when the month has corrections (settle_master.correction_total); part of gross. */
+  correction: z.string().optional(),
 });
 
 export const storedFigures = explainTotals.omit({ taxRate: true });
@@ -103,6 +121,7 @@ export const explainResp = z.object({
     exceptionMinus: z.array(exceptionLine),
     chargeback: z.array(chargebackLine),
     excluded: z.array(excludedLine),
+    correction: z.array(correctionLine),
   }),
   /** Recomputed from the lines with @csp/domain (exact decimals). */
   totals: explainTotals,

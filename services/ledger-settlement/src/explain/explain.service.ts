@@ -2,7 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { Db } from '@csp/db';
 import {
   DEFAULT_SETTLEMENT_TAX_RATE,
-  calcSettlementAggregate,
+  calcSettlementWithCorrection,
   formatMoney,
   formatRate,
   sum,
@@ -14,6 +14,9 @@ import { expandLedgerBasis, loadRulePeriods, type LedgerStep, type RulePeriods }
 
 export const EXPLAIN_FORMULA =
   'gross = recruit + maintain + override + exceptionPlus - chargeback - exceptionMinus; tax = pct(gross, TAX_RATE); net = gross - tax';
+/** The formula of a month with settlement corrections (approved ones booked into it). */
+export const EXPLAIN_FORMULA_WITH_CORRECTION =
+  'gross = recruit + maintain + override + exceptionPlus - chargeback - exceptionMinus + correction; tax = pct(gross, TAX_RATE); net = gross - tax';
 
 export interface SettleRow {
   settle_id: number;
@@ -30,6 +33,8 @@ export interface SettleRow {
   gross_amount: string;
   tax_amount: string;
   net_amount: string;
+  /** V080; absent when the caller did not select it */
+  correction_total?: string;
   calc_basis: { taxRate?: string } | null;
 }
 
@@ -122,7 +127,7 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
     'l.insurance_type',
   ] as const;
 
-  const [recruitRows, maintainRows, overrideRows, exceptionRows, chargebackRows, taxRate] = await Promise.all(
+  const [recruitRows, maintainRows, overrideRows, exceptionRows, chargebackRows, taxRate, correctionRows] = await Promise.all(
     [
       db
         .selectFrom('recruit_ledger as l')
@@ -200,6 +205,27 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
         .orderBy('c.cb_id')
         .execute(),
       taxRateOf(db, settle),
+      db
+        .selectFrom('settle_correction as k')
+        .select([
+          'k.correction_id',
+          'k.correction_type',
+          'k.original_month',
+          'k.amount',
+          'k.reason',
+          'k.source_table',
+          'k.source_id',
+          'k.dispute_id',
+          'k.created_by',
+          'k.decided_by',
+          'k.decided_at',
+          'k.calc_basis',
+        ])
+        .where('k.agent_id', '=', agentId)
+        .where('k.target_month', '=', month)
+        .where('k.status', '=', 'APPROVED')
+        .orderBy('k.correction_id')
+        .execute(),
     ],
   );
 
@@ -253,8 +279,25 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
     basis: r.calc_basis as Json,
   }));
 
+  const correction = correctionRows.map((r) => ({
+    correctionId: num(r.correction_id),
+    correctionType: r.correction_type,
+    originalMonth: r.original_month,
+    amount: formatMoney(r.amount),
+    reason: r.reason,
+    sourceTable: r.source_table,
+    sourceId: numOrNull(r.source_id),
+    disputeId: numOrNull(r.dispute_id),
+    requestedBy: numOrNull(r.created_by),
+    approvedBy: numOrNull(r.decided_by),
+    approvedAt: isoTimestamp(r.decided_at),
+    basis: r.calc_basis as Json,
+  }));
+  const storedCorrection = formatMoney(settle.correction_total ?? '0');
+  const withCorrection = correction.length > 0 || storedCorrection !== '0.00';
+
   const total = (values: string[], field: string) => sum(values.map((v) => toDec(v, field)));
-  const agg = calcSettlementAggregate(
+  const agg = calcSettlementWithCorrection(
     {
       recruit: total(
         recruit.map((l) => l.agentAmount),
@@ -280,6 +323,10 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
         chargeback.map((l) => l.cbAmount),
         'chargeback',
       ),
+      correction: total(
+        correction.map((l) => l.amount),
+        'correction',
+      ),
     },
     taxRate,
   );
@@ -291,6 +338,7 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
     ['exceptionPlus', formatMoney(agg.exceptionPlus), formatMoney(settle.exception_plus)],
     ['exceptionMinus', formatMoney(agg.exceptionMinus), formatMoney(settle.exception_minus)],
     ['chargeback', formatMoney(agg.chargeback), formatMoney(settle.chargeback_total)],
+    ...(withCorrection ? [['correction', formatMoney(agg.correction), storedCorrection] as [string, string, string]] : []),
     ['gross', formatMoney(agg.gross), formatMoney(settle.gross_amount)],
     ['tax', formatMoney(agg.tax), formatMoney(settle.tax_amount)],
     ['net', formatMoney(agg.net), formatMoney(settle.net_amount)],
@@ -307,7 +355,7 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
     agentName: settle.agent_name,
     settleMonth: month,
     status: settle.status,
-    sections: { recruit, maintain, override, exceptionPlus, exceptionMinus, chargeback, excluded },
+    sections: { recruit, maintain, override, exceptionPlus, exceptionMinus, chargeback, excluded, correction },
     totals: {
       recruit: explained.recruit!,
       maintain: explained.maintain!,
@@ -319,6 +367,7 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
       taxRate: formatRate(taxRate),
       tax: explained.tax!,
       net: explained.net!,
+      ...(withCorrection && { correction: explained.correction! }),
     },
     stored: {
       recruit: stored.recruit!,
@@ -330,8 +379,9 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
       gross: stored.gross!,
       tax: stored.tax!,
       net: stored.net!,
+      ...(withCorrection && { correction: stored.correction! }),
     },
-    formula: EXPLAIN_FORMULA,
+    formula: withCorrection ? EXPLAIN_FORMULA_WITH_CORRECTION : EXPLAIN_FORMULA,
     reconciles: mismatches.length === 0,
     mismatches,
   };

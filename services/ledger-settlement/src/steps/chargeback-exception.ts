@@ -6,6 +6,8 @@ import { companyFilter } from '../calc/commission-step.js';
 import { ledgerDb } from '../calc/db.js';
 import { continueRecurringExceptions } from '../calc/recurring-exceptions.js';
 import { pricingOf } from '../calc/pricing.js';
+import { createRetroExceptions } from '../corrections/retro-exceptions.js';
+import { releaseHoldsByCondition } from '../holds/hold-release.js';
 
 const INSERT_BATCH = 2_000;
 
@@ -35,14 +37,19 @@ async function ledgerBases(
   return new Map(rows.map((r) => [r.contract_id, { base: r.base, rows: r.rows }]));
 }
 
-/** (agent, month) pairs from this month on whose settle row is locked, for the given agents. */
+/**
+ * (agent, month) pairs from this month on whose settle row is locked, for the given agents; an installment
+ * due in a CLOSED month is left alone like a locked one (`*:month`).
+ */
 async function lockedPairs(trx: Trx, agentIds: number[], fromMonth: string): Promise<Set<string>> {
   if (agentIds.length === 0) return new Set();
   const { rows } = await sql<{ agent_id: number; settle_month: string }>`
     SELECT agent_id, settle_month FROM settle_master
     WHERE agent_id = ANY(${agentIds}::bigint[]) AND settle_month >= ${fromMonth}
-      AND status IN ('CONFIRMED', 'HOLD', 'PAID')`.execute(trx);
-  return new Set(rows.map((r) => `${r.agent_id}:${r.settle_month}`));
+      AND status IN ('CONFIRMED', 'HOLD', 'PAID')
+    UNION ALL
+    SELECT 0, settle_month FROM period_close WHERE settle_month >= ${fromMonth} AND status = 'CLOSED'`.execute(trx);
+  return new Set(rows.map((r) => (Number(r.agent_id) === 0 ? `*:${r.settle_month}` : `${r.agent_id}:${r.settle_month}`)));
 }
 
 /**
@@ -60,7 +67,7 @@ async function replaceChargebacks(trx: Trx, ctx: StepContext, rows: ChargebackRo
   const locked = await lockedPairs(trx, [...new Set(rows.map((r) => r.agentId))], month);
   const leftAlone = new Set<number>();
   const writable = rows.filter((r) => {
-    if (!locked.has(`${r.agentId}:${r.settleMonth}`)) return true;
+    if (!locked.has(`${r.agentId}:${r.settleMonth}`) && !locked.has(`*:${r.settleMonth}`)) return true;
     leftAlone.add(r.contractId);
     return false;
   });
@@ -94,6 +101,9 @@ export const chargebackException = defineStep({
     const [pricing, rules] = await Promise.all([pricingOf(ctx), loadChargebackRules(ctx)]);
     return ctx.db.transaction().execute(async (trx): Promise<StepCounts> => {
       const month = ctx.settleMonth;
+      // Holds whose release condition is met are released first: their chargebacks and exceptions then count.
+      const holds = await releaseHoldsByCondition(trx, { runId: ctx.runId, logger: ctx.logger });
+      if (holds.examined > 0) ctx.logger.info({ ...holds }, 'hold release conditions checked');
       const { rows: lapsed } = await sql<LapsedContract>`
         SELECT c.contract_id, c.agent_id, c.product_id, c.contract_date, c.lapse_date
         FROM contract c
@@ -111,11 +121,14 @@ export const chargebackException = defineStep({
 
       const recurring = await continueRecurringExceptions(ledgerDb(trx), ctx);
       ctx.progress(recurring.total);
+      // after the recurring rows: those replace every PENDING AUTO row of the month, RETRO ones included
+      const retro = await createRetroExceptions(trx, ctx);
+      ctx.progress(retro.total);
       return {
-        total: lapsed.length + recurring.total,
-        success: built.contractsOk - leftAlone.size + recurring.success,
-        error: built.errors + recurring.error,
-        skipped: leftAlone.size + (recurring.skipped ?? 0),
+        total: lapsed.length + recurring.total + retro.total,
+        success: built.contractsOk - leftAlone.size + recurring.success + retro.success,
+        error: built.errors + recurring.error + retro.error,
+        skipped: leftAlone.size + (recurring.skipped ?? 0) + (retro.skipped ?? 0),
       };
     });
   },
