@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createServiceApp, type CreateServiceAppOptions, type ServiceApp } from '@csp/service-kit';
+import { registerAreas } from './areas.js';
 
 export const SERVICE_NAME = 'intake';
 
@@ -12,9 +13,12 @@ export interface IntakeDeps {
 }
 
 /**
- * The intake app: kit infrastructure (health, docs, auth, logs). Business routes (receive upload,
- * mappings, parse errors, reconciliation, upload templates) come with the intake API issue.
+ * The intake app: kit infrastructure (health, docs, auth, logs) and the business areas: carrier
+ * profiles, field/code mappings, receive (upload, process, status, parse errors), upload templates
+ * and the spreadsheet import.
  */
 export async function buildApp(deps: IntakeDeps): Promise<ServiceApp> {
-  return createServiceApp({ name: SERVICE_NAME, ...deps });
+  const app = await createServiceApp({ name: SERVICE_NAME, ...deps });
+  await registerAreas(app);
+  return app;
 }

@@ -1,4 +1,4 @@
-import { defineStep, type StepCounts } from '@csp/batch';
+import { defineStep, type StepContext, type StepCounts } from '@csp/batch';
 import { formatMoney, toDec, type Dec } from '@csp/domain';
 import { sql } from 'kysely';
 import { loadReconThreshold } from '../batch/system-config.js';
@@ -73,66 +73,80 @@ export function reconcileTotals(expected: string, actual: string, threshold: Dec
 export const reconcile = defineStep({
   name: 'reconcile',
   run: async (ctx) => {
-    const db = intakeDb(ctx.db);
-    const threshold = await loadReconThreshold(db);
-    const totals = await loadTotals(db, ctx.settleMonth, ctx.companyCode);
-    const counts: Required<StepCounts> = { total: totals.length, success: 0, error: 0, skipped: 0 };
-
-    await db.transaction().execute(async (trx) => {
-      for (const t of totals) {
-        const r = reconcileTotals(t.expected_amount, t.actual_amount, threshold);
-        if (r.status === 'MATCHED') counts.success++;
-        else counts.error++;
-        const expectedAmount = formatMoney(r.expected);
-        const actualAmount = formatMoney(r.actual);
-        await trx
-          .insertInto('reconciliation')
-          .values({
-            company_code: t.company_code,
-            settle_month: ctx.settleMonth,
-            expected_amount: expectedAmount,
-            actual_amount: actualAmount,
-            diff_amount: formatMoney(r.diff),
-            recon_status: r.status,
-            expected_count: t.expected_count,
-            actual_count: t.actual_count,
-            run_id: ctx.runId,
-          })
-          .onConflict((oc) =>
-            oc.columns(['company_code', 'settle_month']).doUpdateSet((eb) => {
-              const unchanged = sql<boolean>`reconciliation.expected_amount = ${expectedAmount}::numeric
-                AND reconciliation.actual_amount = ${actualAmount}::numeric`;
-              return {
-                expected_amount: eb.ref('excluded.expected_amount'),
-                actual_amount: eb.ref('excluded.actual_amount'),
-                diff_amount: eb.ref('excluded.diff_amount'),
-                recon_status: eb.ref('excluded.recon_status'),
-                expected_count: eb.ref('excluded.expected_count'),
-                actual_count: eb.ref('excluded.actual_count'),
-                run_id: eb.ref('excluded.run_id'),
-                resolved_by: sql<number | null>`CASE WHEN ${unchanged} THEN reconciliation.resolved_by END`,
-                resolved_at: sql<Date | null>`CASE WHEN ${unchanged} THEN reconciliation.resolved_at END`,
-                updated_at: sql<Date>`now()`,
-              };
-            }),
-          )
-          .execute();
-      }
-      await trx
-        .deleteFrom('reconciliation')
-        .where('settle_month', '=', ctx.settleMonth)
-        .$if(ctx.companyCode !== undefined, (qb) => qb.where('company_code', '=', ctx.companyCode!))
-        .$if(totals.length > 0, (qb) =>
-          qb.where(
-            'company_code',
-            'not in',
-            totals.map((t) => t.company_code),
-          ),
-        )
-        .execute();
-    });
-    ctx.progress(totals.length);
+    const counts = await reconcileMonth(ctx);
+    ctx.progress(counts.total);
     ctx.logger.info(counts, 'reconcile finished');
     return counts;
   },
 });
+
+/** What reconcileMonth needs: the step context, or the receive API's own (runId null). */
+export interface ReconcileScope {
+  db: StepContext['db'];
+  settleMonth: string;
+  companyCode: string | undefined;
+  runId: number | null;
+}
+
+/** Step 3's work for a month (and carrier): upserts the reconciliation rows, returns carrier counts. */
+export async function reconcileMonth(ctx: ReconcileScope): Promise<Required<StepCounts>> {
+  const db = intakeDb(ctx.db);
+  const threshold = await loadReconThreshold(db);
+  const totals = await loadTotals(db, ctx.settleMonth, ctx.companyCode);
+  const counts: Required<StepCounts> = { total: totals.length, success: 0, error: 0, skipped: 0 };
+
+  await db.transaction().execute(async (trx) => {
+    for (const t of totals) {
+      const r = reconcileTotals(t.expected_amount, t.actual_amount, threshold);
+      if (r.status === 'MATCHED') counts.success++;
+      else counts.error++;
+      const expectedAmount = formatMoney(r.expected);
+      const actualAmount = formatMoney(r.actual);
+      await trx
+        .insertInto('reconciliation')
+        .values({
+          company_code: t.company_code,
+          settle_month: ctx.settleMonth,
+          expected_amount: expectedAmount,
+          actual_amount: actualAmount,
+          diff_amount: formatMoney(r.diff),
+          recon_status: r.status,
+          expected_count: t.expected_count,
+          actual_count: t.actual_count,
+          run_id: ctx.runId,
+        })
+        .onConflict((oc) =>
+          oc.columns(['company_code', 'settle_month']).doUpdateSet((eb) => {
+            const unchanged = sql<boolean>`reconciliation.expected_amount = ${expectedAmount}::numeric
+                AND reconciliation.actual_amount = ${actualAmount}::numeric`;
+            return {
+              expected_amount: eb.ref('excluded.expected_amount'),
+              actual_amount: eb.ref('excluded.actual_amount'),
+              diff_amount: eb.ref('excluded.diff_amount'),
+              recon_status: eb.ref('excluded.recon_status'),
+              expected_count: eb.ref('excluded.expected_count'),
+              actual_count: eb.ref('excluded.actual_count'),
+              run_id: eb.ref('excluded.run_id'),
+              resolved_by: sql<number | null>`CASE WHEN ${unchanged} THEN reconciliation.resolved_by END`,
+              resolved_at: sql<Date | null>`CASE WHEN ${unchanged} THEN reconciliation.resolved_at END`,
+              updated_at: sql<Date>`now()`,
+            };
+          }),
+        )
+        .execute();
+    }
+    await trx
+      .deleteFrom('reconciliation')
+      .where('settle_month', '=', ctx.settleMonth)
+      .$if(ctx.companyCode !== undefined, (qb) => qb.where('company_code', '=', ctx.companyCode!))
+      .$if(totals.length > 0, (qb) =>
+        qb.where(
+          'company_code',
+          'not in',
+          totals.map((t) => t.company_code),
+        ),
+      )
+      .execute();
+  });
+  return counts;
+}

@@ -47,8 +47,12 @@ interface Resolved {
   reportedAmount: string | null;
 }
 
-async function transformChunk(
-  ctx: StepContext,
+/** What a chunk needs of its step context (the receive API runs chunks outside a batch run). */
+export type TransformScope = Pick<StepContext, 'settleMonth' | 'companyCode' | 'progress'>;
+
+/** One chunk of PENDING raw rows (raw_id range) of the month, in the caller's transaction. */
+export async function transformChunk(
+  ctx: TransformScope,
   trx: Trx,
   range: { from: number; to: number },
 ): Promise<StepCounts> {

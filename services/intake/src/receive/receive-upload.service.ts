@@ -1,0 +1,367 @@
+import { clientTransaction, CopyWriter, type Db, type MappingTargetTable } from '@csp/db';
+import { firstDayOfMonth } from '@csp/domain';
+import { AppError, invalid, notFound } from '@csp/service-kit';
+import { sql } from 'kysely';
+import type { FileStore } from '../common/file-store.js';
+import { intakeDb } from '../db.js';
+import { activeMappings, type ActiveMapping } from '../mappings/mapping-lookup.js';
+import { columnLetter } from '../parsing/columns.js';
+import { isSupportedEncoding, normaliseEncoding } from '../parsing/csv-reader.js';
+import type { SpooledFile } from '../parsing/spool.js';
+import { isBlankRow, openTabular, UnreadableFileError, type SheetRow } from '../parsing/tabular.js';
+import { LEDGER_OF, type DataType } from '../transform/record-mapper.js';
+import { checkLayout, describeLayout, hasProblems } from './layout-check.js';
+
+/** The header of a file that carries one data type per row instead of the dataType field. */
+export const DATA_TYPE_COLUMN = 'DATA_TYPE';
+
+export interface ReceiveUploadInput {
+  companyCode: string;
+  settleMonth: string;
+  /** RECRUIT or MAINTAIN for the whole file; undefined when the file has a DATA_TYPE column. */
+  dataType: DataType | undefined;
+  replace: boolean;
+  file: SpooledFile;
+  userId: number | null;
+}
+
+export interface ReceiveUploadResult {
+  receiveFileId: number;
+  fileId: number;
+  companyCode: string;
+  settleMonth: string;
+  dataType: DataType | null;
+  fileName: string;
+  fileKind: 'XLSX' | 'CSV';
+  rowCount: number;
+  header: string[];
+  replacedReceiveFileId: number | null;
+}
+
+export interface Profile {
+  data_format: string;
+  file_encoding: string;
+  delimiter: string | null;
+  header_row: number;
+  data_start_row: number;
+  sheet_name: string | null;
+  is_active: boolean;
+}
+
+const DEFAULT_PROFILE: Profile = {
+  data_format: 'EXCEL',
+  file_encoding: 'UTF-8',
+  delimiter: ',',
+  header_row: 1,
+  data_start_row: 2,
+  sheet_name: null,
+  is_active: true,
+};
+
+const COPY_COLUMNS = [
+  'company_code',
+  'batch_id',
+  'settle_month',
+  'data_type',
+  'raw_content',
+  'file_name',
+  'row_number',
+  'receive_file_id',
+  'created_by',
+] as const;
+
+/** Keys of raw_content: the header texts (blank -> COL_<letter>, repeats -> name#2). */
+export function headerKeys(cells: readonly string[]): string[] {
+  const used = new Map<string, number>();
+  return cells.map((cell, i) => {
+    let key = cell.trim() || `COL_${columnLetter(i)}`;
+    const n = (used.get(key) ?? 0) + 1;
+    used.set(key, n);
+    if (n > 1) key = `${key}#${n}`;
+    return key;
+  });
+}
+
+export async function loadCarrier(db: Db, companyCode: string): Promise<Profile> {
+  const row = await intakeDb(db)
+    .selectFrom('insurance_company as ic')
+    .leftJoin('company_profile as cp', 'cp.company_code', 'ic.company_code')
+    .select([
+      'ic.is_active as company_active',
+      'cp.company_code as profile_code',
+      'cp.data_format',
+      'cp.file_encoding',
+      'cp.delimiter',
+      'cp.header_row',
+      'cp.data_start_row',
+      'cp.sheet_name',
+      'cp.is_active',
+    ])
+    .where('ic.company_code', '=', companyCode)
+    .executeTakeFirst();
+  if (!row) throw notFound(`Insurance company ${companyCode}`);
+  if (!row.company_active) throw invalid('companyCode', `insurance company ${companyCode} is inactive`);
+  if (row.profile_code === null) return DEFAULT_PROFILE;
+  const profile: Profile = {
+    data_format: row.data_format!,
+    file_encoding: row.file_encoding!,
+    delimiter: row.delimiter,
+    header_row: row.header_row!,
+    data_start_row: row.data_start_row!,
+    sheet_name: row.sheet_name,
+    is_active: row.is_active!,
+  };
+  if (!profile.is_active) throw invalid('companyCode', `the intake profile of ${companyCode} is inactive`);
+  if (profile.data_format !== 'EXCEL' && profile.data_format !== 'CSV') {
+    throw invalid(
+      'file',
+      `data format ${profile.data_format} of ${companyCode} cannot be uploaded (EXCEL and CSV can)`,
+    );
+  }
+  if (!isSupportedEncoding(profile.file_encoding)) {
+    throw invalid(
+      'file',
+      `file encoding ${profile.file_encoding} of the ${companyCode} profile is not supported`,
+    );
+  }
+  return profile;
+}
+
+/** Rows of the spooled file, the header consumed, positioned at the first data row. */
+export async function readHeader(
+  rows: AsyncGenerator<SheetRow>,
+  profile: Profile,
+): Promise<{ header: string[] | undefined; first: IteratorResult<SheetRow> }> {
+  let next = await rows.next();
+  if (profile.header_row === 0) return { header: undefined, first: next };
+  while (!next.done && next.value.rowNumber < profile.header_row) next = await rows.next();
+  if (next.done || next.value.rowNumber !== profile.header_row) {
+    throw invalid('file', `the file has no header in row ${profile.header_row}`);
+  }
+  const header = headerKeys(next.value.cells);
+  return { header, first: await rows.next() };
+}
+
+/**
+ * Stores a carrier file as raw rows, one per record (spec 1.3 step 1, manual receive). Before any
+ * row is stored: the header is checked against the active field mappings of the month (a renamed,
+ * moved or missing column refuses the file, naming the columns), and the content hash against the
+ * carrier's received files (B009 unless `replace`). The rows are streamed into one COPY in one
+ * transaction: the file is stored completely or not at all.
+ */
+export async function receiveCarrierFile(
+  db: Db,
+  files: FileStore,
+  input: ReceiveUploadInput,
+): Promise<ReceiveUploadResult> {
+  const { companyCode, settleMonth, file } = input;
+  const profile = await loadCarrier(db, companyCode);
+  let source;
+  try {
+    source = await openTabular(file.path, {
+      encoding: normaliseEncoding(profile.file_encoding),
+      delimiter: profile.delimiter,
+      sheetName: profile.sheet_name,
+    });
+  } catch (err) {
+    if (err instanceof UnreadableFileError) throw invalid('file', err.message);
+    throw err;
+  }
+  const rows = source.rows();
+  try {
+    const { header, first } = await readHeader(rows, profile);
+    const perRowType = input.dataType === undefined;
+    const typeColumn = header?.indexOf(DATA_TYPE_COLUMN) ?? -1;
+    if (perRowType && typeColumn < 0) {
+      throw invalid('dataType', `is required (the file has no ${DATA_TYPE_COLUMN} column)`);
+    }
+
+    // Layout: the mappings transformData will apply to this month.
+    const tables: MappingTargetTable[] = perRowType
+      ? ['recruit_ledger', 'maintain_ledger']
+      : [LEDGER_OF[input.dataType!]];
+    const mappings = await activeMappings(intakeDb(db), companyCode, firstDayOfMonth(settleMonth), tables);
+    let keys: string[];
+    if (header) {
+      const problems = checkLayout(header, mappings);
+      if (hasProblems(problems)) {
+        const message = `the file layout does not match the active field mapping of ${companyCode}: ${describeLayout(problems)}`;
+        throw new AppError('INVALID_PARAMETER', message, {
+          errors: [{ field: 'file', message }],
+          layout: problems,
+        });
+      }
+      keys = header;
+    } else {
+      keys = headerlessKeys(companyCode, mappings, first.done ? 0 : first.value.cells.length);
+    }
+
+    const previous = await intakeDb(db)
+      .selectFrom('receive_file')
+      .select(['receive_file_id', 'settle_month', 'row_count', 'received_at'])
+      .where('company_code', '=', companyCode)
+      .where('content_hash', '=', file.sha256)
+      .where('status', '=', 'ACTIVE')
+      .executeTakeFirst();
+    if (previous && !input.replace) {
+      throw new AppError(
+        'DUPLICATE_DATA',
+        `this file was already received from ${companyCode} for ${previous.settle_month} (upload ${previous.receive_file_id}, ` +
+          `${previous.row_count} rows, ${previous.received_at.toISOString()}); send replace=true to replace it`,
+        { receiveFileId: previous.receive_file_id },
+      );
+    }
+
+    const stored = await clientTransaction(db, async ({ db: trx, client }) => {
+      const tx = intakeDb(trx);
+      if (previous) await retireFile(tx, previous.receive_file_id);
+      const created = await tx
+        .insertInto('receive_file')
+        .values({
+          company_code: companyCode,
+          settle_month: settleMonth,
+          data_type: input.dataType ?? null,
+          file_name: file.fileName,
+          content_hash: file.sha256,
+          file_size: file.size,
+          file_kind: source.kind,
+          file_encoding: source.kind === 'CSV' ? normaliseEncoding(profile.file_encoding) : null,
+          header: JSON.stringify(header ?? keys),
+          received_by: input.userId,
+        })
+        .returning('receive_file_id')
+        .executeTakeFirstOrThrow();
+      const receiveFileId = created.receive_file_id;
+      const batchId = `UPLOAD-${receiveFileId}`;
+      const writer = new CopyWriter(client, 'raw_commission_data', COPY_COLUMNS, 2000);
+      let next = first;
+      while (!next.done) {
+        const row = next.value;
+        if (row.rowNumber >= profile.data_start_row && !isBlankRow(row.cells)) {
+          const cells = row.cells;
+          const content = rawContentOf(keys, cells);
+          const dataType = perRowType ? (cells[typeColumn] ?? '').trim() : input.dataType!;
+          const full = writer.write([
+            companyCode,
+            batchId,
+            settleMonth,
+            dataType.slice(0, 20),
+            JSON.stringify(content),
+            file.fileName,
+            row.rowNumber,
+            receiveFileId,
+            input.userId,
+          ]);
+          if (full) await writer.flush();
+        }
+        next = await rows.next();
+      }
+      const rowCount = await writer.end();
+      if (rowCount === 0) throw invalid('file', 'the file has no data rows');
+      const fileId = await files.adopt(trx, file.path, {
+        groupId: `receive-${companyCode}-${settleMonth}`,
+        originalName: file.fileName,
+        contentType:
+          source.kind === 'XLSX'
+            ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+            : 'text/csv',
+        createdBy: input.userId,
+      });
+      await tx
+        .updateTable('receive_file')
+        .set({ row_count: rowCount, file_id: fileId, updated_at: new Date() })
+        .where('receive_file_id', '=', receiveFileId)
+        .execute();
+      if (previous) {
+        await tx
+          .updateTable('receive_file')
+          .set({ replaced_by: receiveFileId })
+          .where('receive_file_id', '=', previous.receive_file_id)
+          .execute();
+      }
+      return { receiveFileId, fileId, rowCount };
+    });
+    return {
+      ...stored,
+      companyCode,
+      settleMonth,
+      dataType: input.dataType ?? null,
+      fileName: file.fileName,
+      fileKind: source.kind,
+      header: header ?? keys,
+      replacedReceiveFileId: previous?.receive_file_id ?? null,
+    };
+  } finally {
+    await rows.return(undefined);
+  }
+}
+
+/**
+ * Keys of raw_content for a file without a header: the mapped source field of a pinned column
+ * (source_col_index), else the column letter. The file must reach every pinned column.
+ */
+export function headerlessKeys(
+  companyCode: string,
+  mappings: readonly ActiveMapping[],
+  firstWidth: number,
+): string[] {
+  const byIndex = new Map(
+    mappings.filter((m) => m.sourceColIndex !== null).map((m) => [m.sourceColIndex!, m.sourceField]),
+  );
+  const width = Math.max(0, ...[...byIndex.keys()].map((i) => i + 1));
+  if (firstWidth < width) {
+    const message = `the file has ${firstWidth} columns; the active field mapping of ${companyCode} reads column ${columnLetter(width - 1)}`;
+    throw new AppError('INVALID_PARAMETER', message, { errors: [{ field: 'file', message }] });
+  }
+  return Array.from({ length: Math.max(width, firstWidth) }, (_, i) => byIndex.get(i) ?? columnLetter(i));
+}
+
+/** raw_content of one record: every column under its key, blanks as ''. */
+export function rawContentOf(keys: readonly string[], cells: readonly string[]): Record<string, string> {
+  const content: Record<string, string> = {};
+  const n = Math.max(keys.length, cells.length);
+  for (let i = 0; i < n; i++) content[keys[i] ?? `COL_${columnLetter(i)}`] = cells[i] ?? '';
+  return content;
+}
+
+/**
+ * Replacing a file: its raw rows go (their parse errors with them) and the carrier figures they put
+ * on CALCULATED ledger rows are cleared; a row of it that reached a confirmed ledger row refuses the
+ * replacement (B001).
+ */
+async function retireFile(tx: ReturnType<typeof intakeDb>, receiveFileId: number): Promise<void> {
+  await tx
+    .selectFrom('receive_file')
+    .select('receive_file_id')
+    .where('receive_file_id', '=', receiveFileId)
+    .forUpdate()
+    .execute();
+  const { rows } = await sql<{ frozen: number }>`
+    SELECT count(*)::int AS frozen FROM raw_commission_data r
+    LEFT JOIN recruit_ledger rl ON r.mapped_table = 'recruit_ledger' AND rl.ledger_id = r.mapped_ledger_id
+    LEFT JOIN maintain_ledger ml ON r.mapped_table = 'maintain_ledger' AND ml.ledger_id = r.mapped_ledger_id
+    WHERE r.receive_file_id = ${receiveFileId}
+      AND coalesce(rl.status, ml.status, 'CALCULATED') <> 'CALCULATED'`.execute(tx);
+  if ((rows[0]?.frozen ?? 0) > 0) {
+    throw new AppError(
+      'ALREADY_CONFIRMED',
+      `upload ${receiveFileId} cannot be replaced: ${rows[0]!.frozen} of its rows are in confirmed ledger rows`,
+    );
+  }
+  for (const table of ['recruit_ledger', 'maintain_ledger'] as const) {
+    await sql`
+      UPDATE ${sql.table(table)} l
+      SET reported_premium = NULL, reported_company_amount = NULL, raw_id = NULL,
+          reconcile_status = 'PENDING', reconcile_diff = NULL, updated_at = now()
+      FROM raw_commission_data r
+      WHERE r.receive_file_id = ${receiveFileId} AND l.raw_id = r.raw_id AND l.status = 'CALCULATED'`.execute(
+      tx,
+    );
+  }
+  await tx.deleteFrom('raw_commission_data').where('receive_file_id', '=', receiveFileId).execute();
+  await tx
+    .updateTable('receive_file')
+    .set({ status: 'REPLACED', updated_at: new Date() })
+    .where('receive_file_id', '=', receiveFileId)
+    .execute();
+}

@@ -1,0 +1,72 @@
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { Database, UploadTargetTable, UploadTargetType } from '@csp/db';
+import type { FieldCipher, PermCode } from '@csp/service-kit';
+
+/** A field of a target table a template column can fill (GET /api/upload-templates/target-fields/{table}). */
+export interface TargetField {
+  field: string;
+  label: string;
+  type: UploadTargetType;
+  required: boolean;
+  description?: string;
+}
+
+export interface ImportContext {
+  /** For reads (lookups); writes get their own transaction. */
+  db: Kysely<Database>;
+  cipher: FieldCipher;
+  userId: number | null;
+  /** The template's carrier (NULL = any). */
+  companyCode: string | null;
+}
+
+export type Prepared<V> = { ok: true; values: V } | { ok: false; field: string | null; message: string };
+
+/**
+ * One of the nine whitelisted import targets (spec 2.5). The row schema and `prepare` apply the
+ * rules of the owning resource's API (existence of references, value sets, periods, encryption).
+ */
+export interface ImportTarget<D = unknown, V = unknown> {
+  table: UploadTargetTable;
+  label: string;
+  /** The service that owns the table. */
+  owner: 'master-data' | 'ledger-settlement' | 'payment-tax';
+  /** What the importing user must also hold for this table (besides the upload route's own pair). */
+  permission: { menu: string; perm: PermCode };
+  fields: readonly TargetField[];
+  schema: z.ZodType<D>;
+  /** One import's session (its caches live as long as the import). */
+  open(ctx: ImportContext): TargetSession<D, V>;
+}
+
+export interface TargetSession<D, V> {
+  /** Batch lookups and business checks of validated rows: the row to insert, or why not. */
+  prepare(rows: readonly D[]): Promise<Prepared<V>[]>;
+  /** Inserts the prepared rows of one batch (in the batch's transaction). */
+  insert(trx: Kysely<Database>, rows: readonly V[]): Promise<void>;
+  /**
+   * The table a batch can be COPYed into (values: one column per key, the same keys in every row);
+   * undefined when inserting needs more than that (e.g. RETURNING for a second table).
+   */
+  copyTable?: string;
+}
+
+export function rejected(field: string | null, message: string): Prepared<never> {
+  return { ok: false, field, message };
+}
+
+/** A cache of id -> answer across the batches of one import. */
+export async function cachedLookup<K, A>(
+  cache: Map<K, A>,
+  keys: Iterable<K>,
+  load: (missing: K[]) => Promise<Map<K, A>>,
+  absent: A,
+): Promise<Map<K, A>> {
+  const missing = [...new Set(keys)].filter((k) => !cache.has(k));
+  if (missing.length) {
+    const found = await load(missing);
+    for (const k of missing) cache.set(k, found.get(k) ?? absent);
+  }
+  return cache;
+}
