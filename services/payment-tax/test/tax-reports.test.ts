@@ -102,7 +102,8 @@ describe('year-end and quarterly tax steps', () => {
     await pay(f.business, '202312', '777.00'); // other year
     // taxable agent: VAT 10 %
     await pay(f.taxable, '202410', '500000.00', 'PENDING'); // 16500 / 1650 / vat 50000 / net 531850.00
-    await pay(f.taxable, '202412', '123456.78', 'SENT'); // 4074 / 407 / vat 12346 / net 131321.78
+    // VAT is rule 1's percentage at scale 2 (DECISIONS "Payments and tax"): 12345.678 -> 12345.68
+    await pay(f.taxable, '202412', '123456.78', 'SENT'); // 4074 / 407 / vat 12345.68 / net 131321.46
     await pay(f.taxable, '202409', '100.00'); // Q3: in the year, not in the quarter: 3 / 0 / vat 10 / net 107.00
     // other-income agent: 8.8 %, exempt
     await pay(f.other, '202412', '200000.00'); // 17600 / 1760 / net 180640.00
@@ -142,8 +143,8 @@ describe('year-end and quarterly tax steps', () => {
         total_amount: '623556.78',
         total_income_tax: '20577.00',
         total_local_tax: '2057.00',
-        total_vat: '62356.00',
-        total_net: '663278.78',
+        total_vat: '62355.68', // 50000 + 12345.68 + 10
+        total_net: '663278.46', // 531850.00 + 131321.46 + 107.00
         payment_count: 3,
       },
       {
@@ -192,7 +193,7 @@ describe('year-end and quarterly tax steps', () => {
         settle_quarter: '2024-Q4',
         total_sales: '623456.78',
         total_purchase: '0.00',
-        total_vat_payable: '62346.00',
+        total_vat_payable: '62345.68', // 50000 + 12345.68
         tax_invoice_count: 2,
         file_status: 'PENDING',
       },
