@@ -10,6 +10,14 @@ ensure_pnpm
 say "installing dependencies"
 pnpm install --frozen-lockfile
 
+# --- web client browser tests (services/web): Debian's Chromium and a Korean font ---
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
+  say "installing chromium and fonts-noto-cjk for the browser tests"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
+fi
+# --- end web client ---
+
 # The same defaults the test helpers use (packages/db/src/testing.ts, service-kit testing).
 DB_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 REDIS_URL_FOR_TESTS="${TEST_REDIS_URL:-redis://127.0.0.1:6379}"

@@ -1,0 +1,53 @@
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { en, ko, koMenuNames, type MessageKey } from './messages.js';
+
+export type Lang = 'en' | 'ko';
+const KEY = 'csp.lang';
+
+function initialLang(): Lang {
+  const stored = localStorage.getItem(KEY);
+  return stored === 'ko' || stored === 'en' ? stored : 'en';
+}
+
+interface I18n {
+  lang: Lang;
+  setLang(lang: Lang): void;
+  t(key: MessageKey, vars?: Record<string, string | number>): string;
+  /** Text of an error code, or the server's message when the code has no text of its own. */
+  errorText(code: string, fallback?: string): string;
+  menuName(code: string, serverName: string): string;
+}
+
+const Ctx = createContext<I18n | null>(null);
+
+export function I18nProvider({ children }: { children: ReactNode }) {
+  const [lang, setLangState] = useState<Lang>(initialLang);
+  const setLang = useCallback((next: Lang) => {
+    localStorage.setItem(KEY, next);
+    document.documentElement.lang = next;
+    setLangState(next);
+  }, []);
+  const value = useMemo<I18n>(() => {
+    const table = lang === 'ko' ? ko : en;
+    const t = (key: MessageKey, vars?: Record<string, string | number>) =>
+      (table[key] ?? en[key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => String(vars?.[name] ?? ''));
+    return {
+      lang,
+      setLang,
+      t,
+      errorText: (code, fallback) => {
+        const key = `error.${code}` as MessageKey;
+        return key in en ? t(key) : (fallback ?? code);
+      },
+      menuName: (code, serverName) => (lang === 'ko' ? (koMenuNames[code] ?? serverName) : serverName),
+    };
+  }, [lang, setLang]);
+  document.documentElement.lang = lang;
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+}
+
+export function useI18n(): I18n {
+  const value = useContext(Ctx);
+  if (!value) throw new Error('useI18n outside I18nProvider');
+  return value;
+}

@@ -1,0 +1,65 @@
+import { useQuery } from '@tanstack/react-query';
+import { Card, Col, List, Row, Typography } from 'antd';
+import { Link } from 'react-router';
+import { api } from '../api/client.js';
+import { unwrap, type PageResponse } from '../api/envelope.js';
+import { useAuth } from '../auth/auth.js';
+import { useI18n } from '../i18n/i18n.js';
+import { useMyMenus } from '../shell/menus.js';
+
+interface Notice {
+  noticeId: number;
+  title: string;
+  content: string | null;
+  isPinned: boolean;
+  createdAt: string;
+}
+
+export default function HomePage() {
+  const { t, menuName } = useI18n();
+  const { user } = useAuth();
+  const { menus } = useMyMenus();
+  const canNotices = menus?.can('NOTICE', 'READ') ?? false;
+  const notices = useQuery({
+    queryKey: ['notices', 'home'],
+    enabled: canNotices,
+    queryFn: async () =>
+      unwrap<PageResponse<Notice>>(await api.GET('/api/notices', { params: { query: { pageSize: 5, isActive: true } as never } })),
+  });
+
+  return (
+    <>
+      <h1 className="page-title">{t('home.welcome', { name: user?.userName ?? '' })}</h1>
+      <Row gutter={[16, 16]}>
+        {canNotices && (
+          <Col xs={24} lg={12}>
+            <Card title={<h2 className="card-title">{t('home.notices')}</h2>}>
+              <List<Notice>
+                loading={notices.isLoading}
+                dataSource={notices.data?.list ?? []}
+                locale={{ emptyText: t('home.noNotices') }}
+                renderItem={(n) => (
+                  <List.Item>
+                    <List.Item.Meta title={n.title} description={n.content} />
+                  </List.Item>
+                )}
+              />
+            </Card>
+          </Col>
+        )}
+        <Col xs={24} lg={12}>
+          <Card title={<h2 className="card-title">{t('home.shortcuts')}</h2>}>
+            <ul className="shortcut-list">
+              {(menus?.pages ?? []).map((p) => (
+                <li key={p.node.menuCode}>
+                  <Link to={`/${p.path}`}>{menuName(p.node.menuCode, p.node.menuName)}</Link>
+                  <Typography.Text type="secondary"> — {p.parents.map((d) => menuName(d.menuCode, d.menuName)).join(' / ')}</Typography.Text>
+                </li>
+              ))}
+            </ul>
+          </Card>
+        </Col>
+      </Row>
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter, useRouteError } from 'react-router';
+import { ErrorNotice } from './resources/error-notice.js';
+import AppLayout, { Loading } from './shell/app-layout.js';
+
+const LoginPage = lazy(() => import('./auth/login-page.js'));
+const HomePage = lazy(() => import('./pages/home-page.js'));
+const ResourcePage = lazy(() => import('./resources/resource-page.js'));
+const SettleListPage = lazy(() => import('./workflows/settle-list-page.js'));
+const ExplainPage = lazy(() => import('./workflows/explain-page.js'));
+const BatchMonitorPage = lazy(() => import('./workflows/batch-monitor-page.js'));
+const KpiPage = lazy(() => import('./workflows/kpi-page.js'));
+const ReceivePage = lazy(() => import('./workflows/receive-page.js'));
+const PaymentsPage = lazy(() => import('./workflows/payments-page.js'));
+const StatementsPage = lazy(() => import('./workflows/statements-page.js'));
+const ApprovalsPage = lazy(() => import('./workflows/approvals-page.js'));
+
+function RouteError() {
+  return <ErrorNotice error={useRouteError()} />;
+}
+
+/**
+ * Hand-written workflow screens take their menu's path; every other menu page falls through to the
+ * metadata-driven resource page. Access is decided by the layout from `/api/menus/my`.
+ */
+export const router = createBrowserRouter([
+  {
+    path: '/login',
+    element: (
+      <Suspense fallback={<Loading />}>
+        <LoginPage />
+      </Suspense>
+    ),
+    errorElement: <RouteError /> },
+  {
+    path: '/',
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, element: <HomePage /> },
+      { path: 'settle', element: <SettleListPage /> },
+      { path: 'settle/explain/:settleId', element: <ExplainPage /> },
+      { path: 'settle/batch', element: <BatchMonitorPage /> },
+      { path: 'kpi/:view/*', element: <KpiPage /> },
+      { path: 'receive/data/*', element: <ReceivePage /> },
+      { path: 'payments/statements/*', element: <StatementsPage /> },
+      { path: 'payments', element: <PaymentsPage /> },
+      { path: 'system/approvals', element: <ApprovalsPage /> },
+      { path: '*', element: <ResourcePage /> },
+    ],
+  },
+]);

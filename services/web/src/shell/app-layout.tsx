@@ -1,0 +1,99 @@
+import { Layout, Menu, Result, Spin, type MenuProps } from 'antd';
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import { useAuth } from '../auth/auth.js';
+import { useI18n } from '../i18n/i18n.js';
+import { useResourceMeta } from '../resources/meta.js';
+import { Breadcrumbs } from './breadcrumbs.js';
+import { HeaderBar } from './header-bar.js';
+import { menuIcon } from './menu-icons.js';
+import { useMyMenus, type MenuNode } from './menus.js';
+
+/** Paths every signed-in user may open, whatever the menu says. */
+const OWN_PATHS = new Set(['', 'profile']);
+
+function menuItems(nodes: MenuNode[], name: (n: MenuNode) => string): MenuProps['items'] {
+  const items: NonNullable<MenuProps['items']> = [];
+  for (const node of [...nodes].sort((a, b) => a.sortOrder - b.sortOrder)) {
+    if (!node.isVisible) continue;
+    if (node.menuType === 'DIRECTORY') {
+      const children = menuItems(node.children ?? [], name);
+      if (children && children.length > 0) {
+        items.push({ key: `dir:${node.menuCode}`, icon: menuIcon(node.menuIcon), label: name(node), children });
+      }
+    } else if (node.menuPath && node.permissions.includes('READ')) {
+      const path = `/${node.menuPath.replace(/^\/+/, '')}`;
+      items.push({ key: path, icon: menuIcon(node.menuIcon), label: <Link to={path}>{name(node)}</Link> });
+    }
+  }
+  return items;
+}
+
+export function Loading() {
+  const { t } = useI18n();
+  return (
+    <div className="page-loading" role="status" aria-label={t('common.loading')}>
+      <Spin />
+    </div>
+  );
+}
+
+export function Forbidden() {
+  const { t } = useI18n();
+  return <Result status="403" title={t('forbidden.title')} subTitle={t('forbidden.text')} />;
+}
+
+export default function AppLayout() {
+  const auth = useAuth();
+  const { menuName } = useI18n();
+  const location = useLocation();
+  const { menus, isLoading } = useMyMenus();
+  // Fetched alongside the menu, and the generic page's code loaded early: most pages need both.
+  useResourceMeta(auth.signedIn);
+  useEffect(() => {
+    if (auth.signedIn) void import('../resources/resource-page.js');
+  }, [auth.signedIn]);
+  const [collapsed, setCollapsed] = useState(false);
+  const current = menus?.pageOf(location.pathname);
+  const items = useMemo(() => (menus ? menuItems(menus.tree, (n) => menuName(n.menuCode, n.menuName)) : []), [menus, menuName]);
+  const [openKeys, setOpenKeys] = useState<string[] | undefined>(undefined);
+
+  if (!auth.signedIn) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+
+  const path = location.pathname.replace(/^\/+|\/+$/g, '');
+  const allowed = OWN_PATHS.has(path) || current !== undefined;
+  const currentOpen = current ? current.parents.map((p) => `dir:${p.menuCode}`) : [];
+
+  return (
+    <Layout className="app-layout">
+      <Layout.Sider collapsible collapsed={collapsed} onCollapse={setCollapsed} width={240} theme="light" className="app-sider">
+        <nav aria-label="Main menu">
+          <Menu
+            mode="inline"
+            items={items}
+            selectedKeys={current ? [`/${current.path}`] : []}
+            openKeys={openKeys ?? currentOpen}
+            onOpenChange={setOpenKeys}
+          />
+        </nav>
+      </Layout.Sider>
+      <Layout>
+        <HeaderBar />
+        <Layout.Content className="app-content">
+          <main>
+            <Breadcrumbs page={current} />
+            {isLoading || !menus ? (
+              <Loading />
+            ) : allowed ? (
+              <Suspense fallback={<Loading />}>
+                <Outlet />
+              </Suspense>
+            ) : (
+              <Forbidden />
+            )}
+          </main>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,91 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useLocation } from 'react-router';
+import { api } from '../api/client.js';
+import { unwrap } from '../api/envelope.js';
+import { useAuth } from '../auth/auth.js';
+
+export type PermCode = 'READ' | 'CREATE' | 'UPDATE' | 'DELETE' | 'APPROVE' | 'EXPORT' | 'PRINT' | 'EXECUTE';
+
+export interface MenuNode {
+  menuId: number;
+  parentMenuId: number | null;
+  menuCode: string;
+  menuName: string;
+  menuType: string;
+  menuPath: string | null;
+  menuIcon: string | null;
+  sortOrder: number;
+  isVisible: boolean;
+  permissions: PermCode[];
+  children: MenuNode[];
+}
+
+/** A page the user may open, with its directory chain (for breadcrumbs). */
+export interface PageMenu {
+  node: MenuNode;
+  path: string;
+  parents: MenuNode[];
+}
+
+export interface MyMenus {
+  tree: MenuNode[];
+  pages: PageMenu[];
+  byCode: Map<string, PageMenu>;
+  /** The page of a location: the longest menu path that the pathname starts with. */
+  pageOf(pathname: string): PageMenu | undefined;
+  can(menuCode: string, perm: PermCode): boolean;
+}
+
+function build(tree: MenuNode[]): MyMenus {
+  const pages: PageMenu[] = [];
+  const walk = (nodes: MenuNode[], parents: MenuNode[]) => {
+    for (const node of nodes) {
+      if (node.menuPath && node.menuType !== 'DIRECTORY' && node.permissions.includes('READ')) {
+        pages.push({ node, path: node.menuPath.replace(/^\/+|\/+$/g, ''), parents });
+      }
+      walk(node.children ?? [], [...parents, node]);
+    }
+  };
+  walk(tree, []);
+  const byCode = new Map(pages.map((p) => [p.node.menuCode, p]));
+  const longestFirst = [...pages].sort((a, b) => b.path.length - a.path.length);
+  return {
+    tree,
+    pages,
+    byCode,
+    pageOf(pathname) {
+      const path = pathname.replace(/^\/+|\/+$/g, '');
+      return longestFirst.find((p) => path === p.path || path.startsWith(`${p.path}/`));
+    },
+    can(menuCode, perm) {
+      return byCode.get(menuCode)?.node.permissions.includes(perm) ?? false;
+    },
+  };
+}
+
+/** `/api/menus/my`: the menu tree of the user with the permission codes granted per node. */
+export function useMyMenus() {
+  const { signedIn } = useAuth();
+  const query = useQuery({
+    queryKey: ['menus', 'my'],
+    enabled: signedIn,
+    staleTime: 5 * 60_000,
+    queryFn: async () => unwrap<MenuNode[]>(await api.GET('/api/menus/my')),
+  });
+  const menus = useMemo(() => (query.data ? build(query.data) : undefined), [query.data]);
+  return { menus, isLoading: query.isLoading, error: query.error };
+}
+
+/** The page menu of the current location (undefined while loading or when the user has none). */
+export function useCurrentPage(): PageMenu | undefined {
+  const { menus } = useMyMenus();
+  const location = useLocation();
+  return menus?.pageOf(location.pathname);
+}
+
+/** `can(perm)` for one menu: buttons show only what the user's roles grant. */
+export function useGrant(menuCode: string | undefined) {
+  const { menus } = useMyMenus();
+  return (perm: PermCode) => (menuCode ? (menus?.can(menuCode, perm) ?? false) : false);
+}

@@ -1,0 +1,246 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, Select, Space, Statistic, Table, Typography, type TableProps } from 'antd';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { api } from '../api/client.js';
+import { ApiError, unwrap, type PageResponse } from '../api/envelope.js';
+import { useI18n } from '../i18n/i18n.js';
+import { StatusTag } from '../shared/status-tag.js';
+import { ErrorNotice } from '../resources/error-notice.js';
+import { formatDecimal } from '../resources/field-value.js';
+import { PageTitle } from '../resources/resource-page.js';
+import { PAGE_SIZES, useListState } from '../resources/url-state.js';
+import { useCurrentPage, useGrant } from '../shell/menus.js';
+import { HoldDialog, type HoldValues } from './hold-dialog.js';
+import { confirmSettle, holdSettle, releaseSettle, type SettleRow, type SettleSummary } from './settle-api.js';
+
+const STATUSES = ['CALCULATED', 'CONFIRMED', 'HOLD', 'PAID'] as const;
+const EXTRA_KEYS = ['settleMonth', 'agentId', 'orgId'] as const;
+const SORTABLE = new Set(['settleId', 'agentId', 'agentName', 'settleMonth', 'grossAmount', 'netAmount']);
+
+function money(key: keyof SettleRow, title: string): NonNullable<TableProps<SettleRow>['columns']>[number] {
+  return {
+    key,
+    dataIndex: key,
+    title,
+    align: 'right',
+    sorter: SORTABLE.has(key),
+    render: (v: string) => <span className="money">{formatDecimal(v)}</span>,
+  };
+}
+
+function Summary({ month }: { month: string }) {
+  const { t } = useI18n();
+  const summary = useQuery({
+    queryKey: ['settle', 'summary', month],
+    queryFn: async () => unwrap<SettleSummary>(await api.GET('/api/settle/summary', { params: { query: { settleMonth: month } } })),
+  });
+  if (!summary.data) return null;
+  const s = summary.data;
+  return (
+    <Card size="small" title={<h2 className="card-title">{`${t('settle.summary')} ${month}`}</h2>} className="list-toolbar">
+      <Space size="large" wrap>
+        <Statistic title="Rows" value={s.count} />
+        <Statistic title="Gross" value={formatDecimal(s.totals.gross)} />
+        <Statistic title="Tax" value={formatDecimal(s.totals.tax)} />
+        <Statistic title="Net" value={formatDecimal(s.totals.net)} />
+        {s.byStatus.map((b) => (
+          <Statistic key={b.status} title={b.status} value={b.count} />
+        ))}
+      </Space>
+    </Card>
+  );
+}
+
+export default function SettleListPage() {
+  const { t, errorText } = useI18n();
+  const { message } = App.useApp();
+  const page = useCurrentPage();
+  const can = useGrant('SETTLE_LIST');
+  const queryClient = useQueryClient();
+  const state = useListState(EXTRA_KEYS);
+  const [form] = Form.useForm();
+  const [selected, setSelected] = useState<SettleRow[]>([]);
+  const [holding, setHolding] = useState<SettleRow[] | null>(null);
+  const approve = can('APPROVE');
+
+  useEffect(() => {
+    form.resetFields();
+    form.setFieldsValue(state.query);
+  }, [state.query, form]);
+
+  const list = useQuery({
+    queryKey: ['settle', 'list', state.query],
+    placeholderData: (previous) => previous,
+    queryFn: async () =>
+      unwrap<PageResponse<SettleRow>>(
+        await api.GET('/api/settle', { params: { query: { pageSize: state.pageSize, ...state.query } as never } }),
+      ),
+  });
+
+  /** One call per row; the result says how many went through and names the first refusal. */
+  const runAll = async (rows: SettleRow[], action: (row: SettleRow) => Promise<void>) => {
+    let ok = 0;
+    const failures: string[] = [];
+    for (const row of rows) {
+      try {
+        await action(row);
+        ok += 1;
+      } catch (err) {
+        failures.push(err instanceof ApiError ? `${row.agentName ?? row.agentId}: ${errorText(err.code, err.message)} (${err.code})` : String(err));
+      }
+    }
+    if (failures.length) void message.error(t('settle.partial', { ok, failed: failures.length, first: failures[0]! }));
+    else void message.success(t('settle.done', { count: ok }));
+    setSelected([]);
+    await queryClient.invalidateQueries({ queryKey: ['settle'] });
+  };
+
+  const hold = async (values: HoldValues) => {
+    await runAll(holding ?? [], (row) => holdSettle(row.settleId, values.reason, values.reasonCode));
+    setHolding(null);
+  };
+
+  const columns: TableProps<SettleRow>['columns'] = [
+    {
+      key: 'agentName',
+      dataIndex: 'agentName',
+      title: 'Agent',
+      sorter: true,
+      render: (_: unknown, row) => `${row.agentName ?? ''} (${row.agentId})`,
+    },
+    { key: 'orgName', dataIndex: 'orgName', title: 'Organization' },
+    { key: 'settleMonth', dataIndex: 'settleMonth', title: t('common.month'), sorter: true },
+    money('recruitTotal', 'Recruit'),
+    money('maintainTotal', 'Maintain'),
+    money('overrideTotal', 'Override'),
+    money('chargebackTotal', 'Chargeback'),
+    money('grossAmount', 'Gross'),
+    money('taxAmount', 'Tax'),
+    money('netAmount', 'Net'),
+    {
+      key: 'status',
+      dataIndex: 'status',
+      title: t('common.status'),
+      render: (s: string, row) => (
+        <span>
+          <StatusTag status={s} />
+          {row.holdReason && <Typography.Text type="secondary">{row.holdReason}</Typography.Text>}
+        </span>
+      ),
+    },
+    {
+      key: 'actions',
+      title: t('common.actions'),
+      render: (_: unknown, row) => (
+        <Space size="small">
+          <Link to={`/settle/explain/${row.settleId}`} aria-label={`${t('settle.explain')} ${row.agentName ?? row.agentId}`}>
+            {t('settle.explain')}
+          </Link>
+          {approve && row.status === 'CALCULATED' && (
+            <Button size="small" onClick={() => void runAll([row], (r) => confirmSettle(r.settleId))}>
+              {t('settle.confirm')}
+            </Button>
+          )}
+          {approve && (row.status === 'CALCULATED' || row.status === 'CONFIRMED') && (
+            <Button size="small" danger onClick={() => setHolding([row])}>
+              {t('settle.hold')}
+            </Button>
+          )}
+          {approve && row.status === 'HOLD' && (
+            <Button size="small" onClick={() => void runAll([row], (r) => releaseSettle(r.settleId))}>
+              {t('settle.release')}
+            </Button>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  const onChange: TableProps<SettleRow>['onChange'] = (pagination, _f, sorter) => {
+    const one = Array.isArray(sorter) ? sorter[0] : sorter;
+    state.update(
+      {
+        pageNum: pagination.current ?? 1,
+        pageSize: pagination.pageSize ?? 20,
+        sortField: one?.order ? String(one.columnKey) : undefined,
+        sortOrder: one?.order ? (one.order === 'descend' ? 'DESC' : 'ASC') : undefined,
+      },
+      { keepPage: true },
+    );
+  };
+
+  const confirmable = selected.filter((r) => r.status === 'CALCULATED');
+  const holdable = selected.filter((r) => r.status === 'CALCULATED' || r.status === 'CONFIRMED');
+
+  return (
+    <>
+      {page && <PageTitle page={page} />}
+      <Form form={form} layout="inline" className="filter-bar" role="search" name="settle-filters" onFinish={(v) => state.update(v)}>
+        <Form.Item name="settleMonth" label={t('common.month')} rules={[{ pattern: /^\d{6}$/, message: 'YYYYMM' }]}>
+          <Input placeholder="YYYYMM" maxLength={6} />
+        </Form.Item>
+        <Form.Item name="status" label={t('common.status')}>
+          <Select allowClear placeholder={t('common.all')} className="filter-select" options={STATUSES.map((s) => ({ value: s, label: s }))} />
+        </Form.Item>
+        <Form.Item name="agentId" label="Agent ID">
+          <Input inputMode="numeric" />
+        </Form.Item>
+        <Form.Item name="searchKeyword" label={t('common.keyword')}>
+          <Input allowClear />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit">
+            {t('common.search')}
+          </Button>
+          <Button onClick={state.reset}>{t('common.reset')}</Button>
+        </Space>
+      </Form>
+      {state.query.settleMonth && <Summary month={state.query.settleMonth} />}
+      <Space className="list-toolbar" wrap>
+        <Typography.Text>{t('common.total', { total: list.data?.total ?? 0 })}</Typography.Text>
+        {approve && (
+          <>
+            <Button
+              type="primary"
+              disabled={confirmable.length === 0}
+              onClick={() => void runAll(confirmable, (r) => confirmSettle(r.settleId))}
+            >
+              {t('settle.confirmSelected', { count: confirmable.length })}
+            </Button>
+            <Button danger disabled={holdable.length === 0} onClick={() => setHolding(holdable)}>
+              {t('settle.holdSelected', { count: holdable.length })}
+            </Button>
+          </>
+        )}
+      </Space>
+      {list.error ? <ErrorNotice error={list.error} /> : null}
+      <Table<SettleRow>
+        rowKey="settleId"
+        size="small"
+        loading={list.isFetching}
+        columns={columns}
+        dataSource={list.data?.list ?? []}
+        onChange={onChange}
+        className="wide-table"
+        rowSelection={
+          approve
+            ? {
+                selectedRowKeys: selected.map((r) => r.settleId),
+                onChange: (_keys, rows) => setSelected(rows),
+                getCheckboxProps: (row) => ({ 'aria-label': `Select ${row.agentName ?? row.agentId}` }) as never,
+              }
+            : undefined
+        }
+        pagination={{
+          current: state.pageNum,
+          pageSize: state.pageSize,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: PAGE_SIZES.map(String),
+        }}
+      />
+      <HoldDialog open={holding !== null} count={holding?.length ?? 0} onOk={hold} onCancel={() => setHolding(null)} />
+    </>
+  );
+}
