@@ -86,7 +86,7 @@ export default function ExplainPage() {
       <Collapse
         defaultActiveKey={SECTIONS.filter((s) => e.sections[s.key].length > 0).map((s) => s.key)}
         items={SECTIONS.map((s) => {
-          const rows = e.sections[s.key] as unknown as Record<string, unknown>[];
+          const rows = (e.sections[s.key] as ReadonlyArray<object>).map((r): Record<string, unknown> => ({ ...r }));
           return {
             key: s.key,
             label: `${s.title} (${rows.length})`,
