@@ -72,3 +72,4 @@ export { createFieldCipher, CiphertextError, type FieldCipher } from './crypto.j
 export { maskName, maskPhone, maskResidentNo, maskAccountNo, maskEmail } from './masking.js';
 export type { ZodTypeProvider, FastifyPluginAsyncZod, FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 export { runServiceProcess, type ServiceProcessOptions, type ServiceProcessDeps, type ServiceProcessConfig } from './service-process.js';
+export { storageFolder, storedFileName, resolveStoredPath } from './file-layout.js';

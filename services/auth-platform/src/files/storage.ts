@@ -1,21 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
-import { basename, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { resolveStoredPath, storageFolder, storedFileName } from '@csp/service-kit';
 
 export interface StoredFile {
   storedName: string;
   /** Relative to the storage root (`yyyy/mm/<uuid>.<ext>`), so the root can move. */
   filePath: string;
   size: number;
-}
-
-/** Keeps only a short alphanumeric extension; anything else is dropped. */
-function safeExtension(originalName: string): string {
-  const ext = extname(originalName);
-  return /^\.[A-Za-z0-9]{1,10}$/.test(ext) ? ext.toLowerCase() : '';
 }
 
 /** The last path segment of a client-supplied name (some browsers send a full path). */
@@ -34,9 +28,9 @@ export class FileStorage {
 
   /** Streams `source` to disk; memory does not grow with the file size. */
   async save(source: Readable, originalName: string, now = new Date()): Promise<StoredFile> {
-    const folder = `${now.getFullYear()}/${String(now.getMonth() + 1).padStart(2, '0')}`;
+    const folder = storageFolder(now);
     await mkdir(join(this.root, folder), { recursive: true });
-    const storedName = `${randomUUID()}${safeExtension(originalName)}`;
+    const storedName = storedFileName(originalName);
     const filePath = `${folder}/${storedName}`;
     const target = this.resolve(filePath);
     try {
@@ -50,11 +44,7 @@ export class FileStorage {
 
   /** The absolute path of a stored file; paths written by other services may already be absolute. */
   resolve(filePath: string): string {
-    const absolute = isAbsolute(filePath) ? filePath : resolve(this.root, filePath);
-    if (!isAbsolute(filePath) && relative(this.root, absolute).startsWith('..')) {
-      throw new Error(`file path escapes the storage root: ${filePath}`);
-    }
-    return absolute;
+    return resolveStoredPath(this.root, filePath);
   }
 
   async remove(filePath: string): Promise<void> {

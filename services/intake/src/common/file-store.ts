@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
-import { extname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '@csp/db';
+import { storageFolder, storedFileName } from '@csp/service-kit';
 
 /**
  * Files kept by intake (received carrier files, uploaded spreadsheets, error spreadsheets) are
@@ -14,11 +14,6 @@ export interface StoreFileInput {
   originalName: string;
   contentType: string | null;
   createdBy: number | null;
-}
-
-function safeExtension(name: string): string {
-  const ext = extname(name);
-  return /^\.[A-Za-z0-9]{1,10}$/.test(ext) ? ext.toLowerCase() : '';
 }
 
 export class FileStore {
@@ -33,9 +28,9 @@ export class FileStore {
     originalName: string,
     now = new Date(),
   ): Promise<{ absolute: string; relative: string; storedName: string }> {
-    const folder = `${now.getFullYear()}/${String(now.getMonth() + 1).padStart(2, '0')}`;
+    const folder = storageFolder(now);
     await mkdir(join(this.root, folder), { recursive: true });
-    const storedName = `${randomUUID()}${safeExtension(originalName)}`;
+    const storedName = storedFileName(originalName);
     const relative = `${folder}/${storedName}`;
     return { absolute: join(this.root, relative), relative, storedName };
   }

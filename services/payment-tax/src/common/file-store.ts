@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
-import { extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { resolveStoredPath, storageFolder, storedFileName } from '@csp/service-kit';
 import type { PaymentTaxDb } from '../db.js';
 
 export interface StoredFile {
@@ -34,7 +34,7 @@ export class FileStore {
   }
 
   private async folderOf(now: Date): Promise<string> {
-    const folder = `${now.getFullYear()}/${String(now.getMonth() + 1).padStart(2, '0')}`;
+    const folder = storageFolder(now);
     if (!this.folders.has(folder)) {
       await mkdir(join(this.root, folder), { recursive: true });
       this.folders.add(folder);
@@ -45,8 +45,7 @@ export class FileStore {
   /** Writes what `produce` puts into the stream; the file is removed again when anything fails. */
   async write(originalName: string, produce: (out: PassThrough) => Promise<unknown>, now = new Date()): Promise<StoredFile> {
     const folder = await this.folderOf(now);
-    const ext = extname(originalName);
-    const storedName = `${randomUUID()}${/^\.[A-Za-z0-9]{1,10}$/.test(ext) ? ext.toLowerCase() : ''}`;
+    const storedName = storedFileName(originalName);
     const filePath = `${folder}/${storedName}`;
     const target = this.resolve(filePath);
     const out = new PassThrough({ highWaterMark: 256 * 1024 });
@@ -72,11 +71,7 @@ export class FileStore {
   }
 
   resolve(filePath: string): string {
-    const absolute = isAbsolute(filePath) ? filePath : resolve(this.root, filePath);
-    if (!isAbsolute(filePath) && relative(this.root, absolute).startsWith('..')) {
-      throw new Error(`file path escapes the storage root: ${filePath}`);
-    }
-    return absolute;
+    return resolveStoredPath(this.root, filePath);
   }
 
   async remove(filePath: string): Promise<void> {
