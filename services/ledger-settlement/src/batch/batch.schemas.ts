@@ -20,6 +20,18 @@ export const runIdParams = z.object({ id: zId });
 
 export const failBody = z.object({ reason: z.string().trim().min(1).max(500) });
 
+/** Counts and timing of a run row and of a step row (batch_job_log). */
+const countsAndTimes = {
+  totalCount: z.number().int(),
+  successCount: z.number().int(),
+  errorCount: z.number().int(),
+  skippedCount: z.number().int(),
+  errorMessage: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
+};
+
 export const runResp = z.object({
   jobLogId: z.number().int(),
   jobName: z.string(),
@@ -30,14 +42,7 @@ export const runResp = z.object({
   runKey: z.string(),
   runAttempt: z.number().int(),
   /** Steps with a row / completed with work / skipped / failed. */
-  totalCount: z.number().int(),
-  successCount: z.number().int(),
-  errorCount: z.number().int(),
-  skippedCount: z.number().int(),
-  errorMessage: z.string().nullable(),
-  startedAt: z.string().nullable(),
-  endedAt: z.string().nullable(),
-  durationMs: z.number().int().nullable(),
+  ...countsAndTimes,
   requestedBy: z.number().int().nullable(),
   /** Set while the watchdog considers the active run stalled: why (for example no worker for a step). */
   watchdogReason: z.string().nullable(),
@@ -81,14 +86,7 @@ export const stepResp = z.object({
   skipped: z.boolean(),
   skipReason: z.string().nullable(),
   /** Records of the step (summed over chunks). */
-  totalCount: z.number().int(),
-  successCount: z.number().int(),
-  errorCount: z.number().int(),
-  skippedCount: z.number().int(),
-  errorMessage: z.string().nullable(),
-  startedAt: z.string().nullable(),
-  endedAt: z.string().nullable(),
-  durationMs: z.number().int().nullable(),
+  ...countsAndTimes,
   chunkCount: z.number().int(),
   chunksCompleted: z.number().int(),
   /** successCount per second of durationMs; null while running or when too short to measure. */
