@@ -64,6 +64,11 @@ export const SERVICE_PREFIXES: Readonly<Record<ServiceName, readonly string[]>> 
     'settle-holds',
     'tax-invoices',
     'carrier-replies',
+    'termination-settlements',
+    'commission-master',
+    'commission-types',
+    'incentive-programs',
+    'incentive-payments',
   ],
   'payment-tax': [
     'payments',
