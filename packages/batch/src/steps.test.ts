@@ -14,20 +14,21 @@ import { rangeChunks } from './define-step.js';
 const KEY = '6f1c2a4e-8d3b-4f6a-9c2e-1b7d5e3a9f01';
 
 describe('step catalog', () => {
-  it('lists the twelve steps of spec 1.3 in order with their queues', () => {
+  it('lists the twelve steps of spec 1.3 and calcOtherCommission in order with their queues', () => {
     expect(STEP_NAMES.map((s) => [STEP_CATALOG[s].seq, STEP_CATALOG[s].queueName])).toEqual([
       [1, 'settlement.receiveData'],
       [2, 'settlement.transformData'],
       [3, 'settlement.reconcile'],
       [4, 'settlement.calcRecruit'],
       [5, 'settlement.calcMaintain'],
-      [6, 'settlement.chargebackException'],
-      [7, 'settlement.calcOverride'],
-      [8, 'settlement.aggregate'],
-      [9, 'settlement.accountingEntryGenerate'],
-      [10, 'settlement.yearEndIncomeAggregate'],
-      [11, 'settlement.withholdingTaxQuarterly'],
-      [12, 'settlement.vatReportQuarterly'],
+      [6, 'settlement.calcOtherCommission'],
+      [7, 'settlement.chargebackException'],
+      [8, 'settlement.calcOverride'],
+      [9, 'settlement.aggregate'],
+      [10, 'settlement.accountingEntryGenerate'],
+      [11, 'settlement.yearEndIncomeAggregate'],
+      [12, 'settlement.withholdingTaxQuarterly'],
+      [13, 'settlement.vatReportQuarterly'],
     ]);
     expect(nextStep('receiveData')).toBe('transformData');
     expect(nextStep('vatReportQuarterly')).toBeUndefined();
@@ -38,6 +39,7 @@ describe('step catalog', () => {
     expect(stepsOwnedBy('ledger-settlement')).toEqual([
       'calcRecruit',
       'calcMaintain',
+      'calcOtherCommission',
       'chargebackException',
       'calcOverride',
       'aggregate',
@@ -57,6 +59,7 @@ describe('step catalog', () => {
     expect(runs('withholdingTaxQuarterly')).toEqual(['03', '06', '09', '12']);
     expect(runs('vatReportQuarterly')).toEqual(['03', '06', '09', '12']);
     expect(runs('aggregate')).toEqual(months);
+    expect(runs('calcOtherCommission')).toEqual(months);
     expect(() => runsInMonth('aggregate', '202413')).toThrow(RangeError);
   });
 

@@ -3,13 +3,18 @@ import { SETTLE_MONTH_PATTERN, stepPayloadSchema, type StepPayloadSchema } from 
 /** The job name of the monthly settlement run (one REQUESTED/RUNNING run at a time per job name). */
 export const SETTLEMENT_JOB_NAME = 'SETTLEMENT';
 
-/** Spec 1.3, in execution order. */
+/**
+ * Spec 1.3, in execution order, plus calcOtherCommission (issue 16: collection, renewal, reinstatement,
+ * persistency and appointment, DECISIONS "Commission types beyond recruit, maintain and override") right
+ * after calcMaintain: step_seq 6, the spec's steps 6-12 are 7-13 here.
+ */
 export const STEP_NAMES = [
   'receiveData',
   'transformData',
   'reconcile',
   'calcRecruit',
   'calcMaintain',
+  'calcOtherCommission',
   'chargebackException',
   'calcOverride',
   'aggregate',
@@ -60,6 +65,7 @@ const SPECS: Record<StepName, EntrySpec> = {
   reconcile: { service: 'intake', schedule: 'MONTHLY' },
   calcRecruit: { service: 'ledger-settlement', schedule: 'MONTHLY', timeoutMs: 60 * MINUTE },
   calcMaintain: { service: 'ledger-settlement', schedule: 'MONTHLY', timeoutMs: 60 * MINUTE },
+  calcOtherCommission: { service: 'ledger-settlement', schedule: 'MONTHLY', timeoutMs: 60 * MINUTE },
   chargebackException: { service: 'ledger-settlement', schedule: 'MONTHLY' },
   calcOverride: { service: 'ledger-settlement', schedule: 'MONTHLY' },
   aggregate: { service: 'ledger-settlement', schedule: 'MONTHLY' },

@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 describe('a settlement run', () => {
-  it('runs all twelve steps in order in December and records one COMPLETED row per step', async () => {
+  it('runs all thirteen steps in order in December and records one COMPLETED row per step', async () => {
     const calls: CallCounter = new Map();
     await h.startWorkers({ steps: toySteps(calls) });
 
@@ -41,7 +41,7 @@ describe('a settlement run', () => {
     expect(done.status).toBe('COMPLETED');
     expect(done.runAttempt).toBe(1);
     expect(done.requestedBy).toBe(7);
-    expect([done.totalCount, done.successCount, done.skippedCount, done.errorCount]).toEqual([12, 12, 0, 0]);
+    expect([done.totalCount, done.successCount, done.skippedCount, done.errorCount]).toEqual([13, 13, 0, 0]);
     expect(done.startedAt).toBeInstanceOf(Date);
     expect(done.endedAt!.getTime()).toBeGreaterThanOrEqual(done.startedAt!.getTime());
     expect(done.durationMs).toBeGreaterThanOrEqual(0);
@@ -75,7 +75,7 @@ describe('a settlement run', () => {
     const { run: done, steps } = await waitForRunEnd(h.db, run.jobLogId);
 
     expect(done.status).toBe('COMPLETED');
-    expect([done.totalCount, done.successCount, done.skippedCount]).toEqual([12, 9, 3]);
+    expect([done.totalCount, done.successCount, done.skippedCount]).toEqual([13, 10, 3]);
     expect(
       steps.filter((s) => s.skipped).map((s) => [s.stepName, s.status, s.skipReason, s.totalCount]),
     ).toEqual([
@@ -83,7 +83,7 @@ describe('a settlement run', () => {
       ['withholdingTaxQuarterly', 'COMPLETED', 'skipped: not the last month of a quarter', 0],
       ['vatReportQuarterly', 'COMPLETED', 'skipped: not the last month of a quarter', 0],
     ]);
-    expect(await toyRows(h.db, run.jobLogId)).toEqual(STEP_NAMES.slice(0, 9));
+    expect(await toyRows(h.db, run.jobLogId)).toEqual(STEP_NAMES.slice(0, 10));
     expect(calls.has('yearEndIncomeAggregate')).toBe(false);
   });
 
@@ -150,13 +150,13 @@ describe('a failing step', () => {
     expect(done.status).toBe('FAILED');
     expect(done.errorMessage).toBe('settle_master is locked by period close');
     expect(done.endedAt).toBeInstanceOf(Date);
-    expect([done.totalCount, done.successCount, done.errorCount]).toEqual([8, 7, 1]);
+    expect([done.totalCount, done.successCount, done.errorCount]).toEqual([9, 8, 1]);
     expect(aggregateCalls).toBe(3);
     expect(steps.map((s) => [s.stepName, s.status])).toEqual([
-      ...STEP_NAMES.slice(0, 7).map((s) => [s, 'COMPLETED']),
+      ...STEP_NAMES.slice(0, 8).map((s) => [s, 'COMPLETED']),
       ['aggregate', 'FAILED'],
     ]);
-    expect(steps[7]!.errorMessage).toBe('settle_master is locked by period close');
+    expect(steps[8]!.errorMessage).toBe('settle_master is locked by period close');
   });
 
   it('restarts from the failed step, reusing its row, and completes without repeating earlier steps', async () => {
@@ -172,15 +172,15 @@ describe('a failing step', () => {
     expect(done.status).toBe('COMPLETED');
     expect(done.runAttempt).toBe(2);
     expect(done.errorMessage).toBeNull();
-    expect([done.totalCount, done.successCount, done.skippedCount, done.errorCount]).toEqual([12, 9, 3, 0]);
+    expect([done.totalCount, done.successCount, done.skippedCount, done.errorCount]).toEqual([13, 10, 3, 0]);
     const after = steps.find((s) => s.stepName === 'aggregate')!;
     expect(after.jobLogId).toBe(before.jobLogId);
     expect(after).toMatchObject({ status: 'COMPLETED', errorMessage: null, totalCount: 1 });
-    // Steps 1-7 were not run again; steps 9-12 ran once.
-    for (const step of STEP_NAMES.slice(0, 7)) expect(calls.get(step)).toBe(callsBefore.get(step));
+    // Steps 1-8 were not run again; steps 10-13 ran once.
+    for (const step of STEP_NAMES.slice(0, 8)) expect(calls.get(step)).toBe(callsBefore.get(step));
     expect(calls.get('accountingEntryGenerate')).toBe(1);
     expect(aggregateCalls).toBe(4);
-    expect(await toyRows(h.db, failedRunId)).toEqual(STEP_NAMES.slice(0, 9));
+    expect(await toyRows(h.db, failedRunId)).toEqual(STEP_NAMES.slice(0, 10));
   });
 
   it('fails the run at once, without retries, on an UnrecoverableError', async () => {

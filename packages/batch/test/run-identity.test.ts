@@ -73,7 +73,7 @@ describe('job identity', () => {
     expect(run.runKey).not.toBe(first.run.runKey);
     const done = await waitForRunEnd(second.db, run.jobLogId);
     expect(done.run.status).toBe('COMPLETED');
-    expect(done.steps.map((s) => s.status)).toEqual(Array(12).fill('COMPLETED'));
+    expect(done.steps.map((s) => s.status)).toEqual(Array(13).fill('COMPLETED'));
 
     const ids = (await h.queues.queue('receiveData').getJobs(['completed'])).map((j) => j.id).sort();
     expect(ids).toEqual(

@@ -97,7 +97,7 @@ describe('the watchdog', () => {
     expect((await checkActiveRuns(h.db, h.queues, SHORT)).map((d) => d.reason)).toEqual([null]);
     await waitForRunEnd(h.db, run.jobLogId);
     const lists = await listLiveWorkers(h.queues);
-    expect(lists).toHaveLength(12);
+    expect(lists).toHaveLength(13);
     const maintain = lists.find((l) => l.step === 'calcMaintain')!;
     expect(maintain).toMatchObject({ queue: 'settlement.calcMaintain', workers: 2 });
     expect(maintain.names.sort()).toEqual(['box-a.1', 'box-b.2']);

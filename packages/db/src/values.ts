@@ -73,6 +73,7 @@ export const ENDORSE_TYPES = [
   'COVERAGE_CHANGE',
   'CONTRACTOR_CHANGE',
   'BENEFICIARY_CHANGE',
+  'RENEWAL',
   'OTHER',
 ] as const;
 export const ENDORSEMENT_STATUSES = ['REQUESTED', 'APPLIED', 'REJECTED', 'CANCELLED'] as const;
@@ -281,3 +282,13 @@ export const VALUE_SETS = {
 } as const satisfies Record<string, readonly [string, ...string[]]>;
 
 export type ValueSetName = keyof typeof VALUE_SETS;
+
+// --- intake literals used in more than one place (V040/V041) ----------------------------------------------------
+/** receive_file.status */
+export const RECEIVE_FILE_STATUSES = ['ACTIVE', 'REPLACED'] as const;
+/** receive_file.file_kind: XLSX/CSV detected from the bytes, FIXED/JSON from the profile's data format */
+export const RECEIVE_FILE_KINDS = ['XLSX', 'CSV', 'FIXED', 'JSON'] as const;
+/** raw_commission_data.data_type when valid; the dataType of an upload and of a test-parse */
+export const RECEIVE_DATA_TYPES = ['RECRUIT', 'MAINTAIN'] as const;
+/** What resolving a parse error may set (parse_error_log.resolve_status, not OPEN) */
+export const PARSE_ERROR_RESOLUTIONS = ['RESOLVED', 'IGNORED'] as const;

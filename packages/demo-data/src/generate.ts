@@ -21,6 +21,7 @@ import {
 import { addMonths, isoDate, parseIsoDate, settleMonthOf } from './calendar.js';
 import { CONTRACT_COLUMNS, HISTORY_MONTHS, SUCCESSION_COLUMNS, contractStream } from './contract-stream.js';
 import { copyRows } from '@csp/db';
+import { addOtherCommissionDemo, type OtherCommissionDemoResult } from './other-commissions.js';
 import { createPrng } from './prng.js';
 
 export interface DemoBookOptions {
@@ -53,7 +54,11 @@ export interface DemoBookResult {
   contracts: number;
   lapses: number;
   successions: number;
+  /** What the other commission types need (issue 16): rules, recruits, legacy contracts, renewals, revivals. */
+  otherCommissions: OtherCommissionDemoResult;
+  /** Every agent of the book, the recruits (after the planned agents) included. */
   agentIds: { first: number; last: number };
+  /** The main book's contracts (the legacy contracts follow them). */
   contractIds: { first: number; last: number };
   timings: { masterMs: number; contractsMs: number; commitMs: number; analyzeMs: number; totalMs: number };
 }
@@ -185,7 +190,19 @@ export async function generateDemoBook(pool: pg.Pool, options: DemoBookOptions):
     });
     await copyRows(client, 'contract', CONTRACT_COLUMNS, stream.rows());
     await copyRows(client, 'contract_succession', SUCCESSION_COLUMNS, stream.successions);
+    const otherCommissions = await addOtherCommissionDemo(client, createPrng(`${seed}|${options.agents}|${options.contracts}|other`), {
+      plan,
+      currentMonth,
+      contracts: { first: contractBase + 1, last: contractBase + stream.stats.contracts },
+      firstRecruitId: base.agent + plan.agents.length + 1,
+      seed,
+    });
     const contractsMs = performance.now() - contractsStarted;
+    log(
+      `other commission types: ${otherCommissions.rules} rules, ${otherCommissions.recruits} recruits, ` +
+        `${otherCommissions.legacyContracts} contracts of year 6+, ${otherCommissions.renewals} renewals, ` +
+        `${otherCommissions.revivals} revivals, ${otherCommissions.historyRows} recruit history rows`,
+    );
     log(
       `contracts: ${stream.stats.contracts} (${stream.stats.lapses} lapsed, ${stream.stats.successions} successions) ` +
         `in ${Math.round(contractsMs)} ms${fkChecksSkipped ? '' : ' (with per-row foreign-key checks)'}`,
@@ -202,7 +219,7 @@ export async function generateDemoBook(pool: pg.Pool, options: DemoBookOptions):
 
     const analyzeStarted = performance.now();
     await client.query(
-      'ANALYZE organization, agent, insurance_company, product, contract, contract_succession, commission_rate, payout_rule, override_rule, chargeback_rule',
+      'ANALYZE organization, agent, insurance_company, product, contract, contract_succession, commission_rate, payout_rule, override_rule, chargeback_rule, contract_endorsement, recruit_ledger',
     );
     const analyzeMs = performance.now() - analyzeStarted;
 
@@ -224,7 +241,8 @@ export async function generateDemoBook(pool: pg.Pool, options: DemoBookOptions):
       contracts: stream.stats.contracts,
       lapses: stream.stats.lapses,
       successions: stream.stats.successions,
-      agentIds: { first: base.agent + 1, last: base.agent + plan.agents.length },
+      otherCommissions,
+      agentIds: { first: base.agent + 1, last: base.agent + plan.agents.length + otherCommissions.recruits },
       contractIds: { first: contractBase + 1, last: contractBase + stream.stats.contracts },
       timings: { masterMs, contractsMs, commitMs, analyzeMs, totalMs: performance.now() - started },
     };

@@ -45,3 +45,37 @@ export function calcSettlementAggregate(
   const tax = pct(gross, toDec(taxRate, 'taxRate'));
   return { recruit, maintain, override, exceptionPlus, exceptionMinus, chargeback, gross, tax, net: gross.minus(tax) };
 }
+
+export interface SettlementSumsWithOther extends SettlementSums {
+  /** Approved settlement corrections booked into the month (signed); 0 when absent. */
+  correction?: DecimalInput;
+  /**
+   * other_total: the month's collection, renewal, reinstatement, persistency and appointment rows,
+   * approved incentives and commission-master adjustments, of the types counted in gross.
+   */
+  other: DecimalInput;
+}
+
+export interface SettlementAggregateWithOther extends SettlementAggregate {
+  correction: Decimal;
+  other: Decimal;
+}
+
+/**
+ * Rule 4 plus corrections and other commission types (DECISIONS "Settlement lifecycle"):
+ * gross = (rule 4 gross) + correction + other; tax = pct(gross, TAX_RATE); net = gross - tax.
+ * With correction and other both 0 every figure equals `calcSettlementAggregate`; with other 0 it
+ * equals `calcSettlementWithCorrection`.
+ */
+export function calcSettlementWithOther(
+  sums: SettlementSumsWithOther,
+  taxRate: DecimalInput = DEFAULT_SETTLEMENT_TAX_RATE,
+): SettlementAggregateWithOther {
+  const base = calcSettlementAggregate(sums, taxRate);
+  const correction = toDec(sums.correction ?? '0', 'correction');
+  const other = toDec(sums.other, 'other');
+  if (correction.isZero() && other.isZero()) return { ...base, correction, other };
+  const gross = base.gross.plus(correction).plus(other);
+  const tax = pct(gross, toDec(taxRate, 'taxRate'));
+  return { ...base, correction, other, gross, tax, net: gross.minus(tax) };
+}

@@ -23,3 +23,5 @@ export * from './correction.js';
 export * from './correction-hold.js';
 export * from './correction-retro.js';
 export * from './correction-termination.js';
+export * from './other-commission.js';
+export * from './incentive.js';

@@ -63,13 +63,32 @@ export const approvalDecidedPayload = z.object({
   approvalLineCode: z.string().max(30).nullable(),
 });
 
+/**
+ * A payment of a settlement row was paid by the bank (payment-tax status SENT -> SUCCESS). ledger-settlement
+ * owns the settlement and moves the row and its ledger rows to PAID (DECISIONS "Payments and tax").
+ */
+export const paymentSucceededPayload = z.object({
+  paymentId: id,
+  settleId: id,
+  agentId: id,
+  settleMonth: z.string().regex(/^\d{4}(0[1-9]|1[0-2])$/),
+  /** the payment's amount (gross), money as a string */
+  amount: z.string().regex(/^-?\d+(\.\d+)?$/),
+  resultCode: z.string().max(50).nullable(),
+  /** the user who recorded the success; null for a system update */
+  paidBy: id.nullable(),
+  paidAt: z.iso.datetime({ offset: true }),
+});
+
 export type ApprovalRequested = z.output<typeof approvalRequestedPayload>;
 export type ApprovalDecided = z.output<typeof approvalDecidedPayload>;
+export type PaymentSucceeded = z.output<typeof paymentSucceededPayload>;
 
 /** Every event type with its payload schema. */
 export const EVENT_PAYLOADS = {
   APPROVAL_REQUESTED: approvalRequestedPayload,
   APPROVAL_DECIDED: approvalDecidedPayload,
+  PAYMENT_SUCCEEDED: paymentSucceededPayload,
 } as const;
 
 export type EventType = keyof typeof EVENT_PAYLOADS;
@@ -82,7 +101,15 @@ export function isEventType(type: string): type is EventType {
 /** The target an event of this type and payload must go to (the contract's routing rule). */
 export function contractTarget<T extends EventType>(type: T, payload: PayloadOf<T>): EventService {
   if (type === 'APPROVAL_REQUESTED') return APPROVAL_SERVICE;
+  if (type === 'PAYMENT_SUCCEEDED') return 'ledger-settlement';
   return APPROVAL_TARGET_OWNERS[(payload as ApprovalDecided).targetType];
+}
+
+/** The subject of a contract event (`WITHDRAW#12` for approvals, `PAYMENT#7` for a payment). */
+export function contractSubject<T extends EventType>(type: T, payload: PayloadOf<T>): string {
+  if (type === 'PAYMENT_SUCCEEDED') return subjectOf('PAYMENT', (payload as PaymentSucceeded).paymentId);
+  const p = payload as ApprovalRequested | ApprovalDecided;
+  return subjectOf(p.targetType, p.targetId);
 }
 
 /** `WITHDRAW#12`: the subject operators see on outbox and parked rows, and the external_call_log target. */
@@ -103,5 +130,5 @@ export const APPROVAL_TARGET_STATES: Readonly<
   WITHDRAW: { table: 'withdraw_request', idColumn: 'withdraw_id', approvable: ['REQUESTED'] },
   SETTLE: { table: 'settle_master', idColumn: 'settle_id', approvable: ['CALCULATED'] },
   DISPUTE: null,
-  INCENTIVE: null,
+  INCENTIVE: { table: 'incentive_result', idColumn: 'result_id', approvable: ['PENDING_APPROVAL'] },
 };

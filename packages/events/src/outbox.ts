@@ -1,6 +1,6 @@
 import type { Database } from '@csp/db';
 import type { Kysely } from 'kysely';
-import { contractTarget, EVENT_PAYLOADS, isEventType, subjectOf, type EventType, type PayloadOf } from './contract.js';
+import { contractSubject, contractTarget, EVENT_PAYLOADS, isEventType, type EventType, type PayloadOf } from './contract.js';
 
 export interface NewEvent {
   type: string;
@@ -48,6 +48,5 @@ export async function writeEvent(db: Kysely<Database>, event: NewEvent): Promise
 
 /** A contract event, routed by the contract: `writeContractEvent(trx, 'APPROVAL_DECIDED', payload)`. */
 export function writeContractEvent<T extends EventType>(db: Kysely<Database>, type: T, payload: PayloadOf<T>): Promise<number> {
-  const p = payload as { targetType: string; targetId: number };
-  return writeEvent(db, { type, target: contractTarget(type, payload), subject: subjectOf(p.targetType, p.targetId), payload });
+  return writeEvent(db, { type, target: contractTarget(type, payload), subject: contractSubject(type, payload), payload });
 }

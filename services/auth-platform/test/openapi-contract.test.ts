@@ -24,4 +24,11 @@ describe('wire contract', () => {
     const breaking = compareOpenApi(before, current).map((change) => change.message);
     expect(breaking.filter((message) => !ALLOWED.includes(message))).toEqual([]);
   });
+
+  it('defines every component it refers to (recursive trees are named components, not a dangling schema0)', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/v3/api-docs' })).json() as { components?: { schemas?: Record<string, unknown> } };
+    const refs = new Set([...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!));
+    expect([...refs].filter((name) => !(name in (doc.components?.schemas ?? {})))).toEqual([]);
+    expect(refs.size).toBeGreaterThan(0);
+  });
 });

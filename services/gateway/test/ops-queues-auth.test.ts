@@ -73,6 +73,6 @@ describe('/ops/queues with the real auth-platform', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<base href="/ops/queues/" />');
     const queues = await readJson(await fetch(`${gateway.url}/ops/queues/api/queues`, { headers: { cookie } }));
-    expect(queues.queues).toHaveLength(12);
+    expect(queues.queues).toHaveLength(13);
   });
 });

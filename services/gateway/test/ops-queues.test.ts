@@ -114,7 +114,7 @@ describe('/ops/queues (bull-board behind the gateway)', () => {
     const api = await fetch(`${gateway.url}/ops/queues/api/queues`, { headers: { cookie } });
     expect(api.status).toBe(200);
     const names = ((await readJson(api)).queues as Array<{ name: string }>).map((q) => q.name).sort();
-    expect(names).toHaveLength(12);
+    expect(names).toHaveLength(13);
     expect(names).toContain('settlement.calcMaintain');
   });
 
@@ -193,7 +193,7 @@ describe('GET /api/health and the batch', () => {
       await new Promise((r) => setTimeout(r, 200));
       const body = await readJson(await fetch(`${gateway.url}/api/health`));
       expect(body.data.batch.redis).toBe('UP');
-      expect(body.data.batch.steps).toHaveLength(12);
+      expect(body.data.batch.steps).toHaveLength(13);
       expect(body.data.batch.steps.find((s: any) => s.step === 'calcMaintain')).toEqual({
         step: 'calcMaintain',
         queue: 'settlement.calcMaintain',

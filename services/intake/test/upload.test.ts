@@ -264,8 +264,8 @@ describe('import into each of the 9 target tables, one bad row each', () => {
       },
     ]);
     expect(await errorFile(result.errorFileId)).toEqual([
-      ['Policy', 'Month', 'Amount', 'Reported', 'Row', 'Reason'],
-      ['P-NONE', '202504', '5', '5', '3', 'policy_no: no contract with policy number P-NONE'],
+      ['Policy', 'Month', 'Amount', 'Reported', 'Row', 'Field', 'Reason'],
+      ['P-NONE', '202504', '5', '5', '3', 'policy_no', 'policy_no: no contract with policy number P-NONE'],
     ]);
   });
 
@@ -309,7 +309,7 @@ describe('import into each of the 9 target tables, one bad row each', () => {
     ]);
   });
 
-  it('contract: LOOKUP, UPPER, DATE, FIXED, CONCAT; a premium that is no number is refused', async () => {
+  it("contract: LOOKUP, UPPER, DATE, FIXED, CONCAT; a premium that is no number and one the owner's schema refuses", async () => {
     await template(
       'CONTRACTS',
       'contract',
@@ -338,11 +338,16 @@ describe('import into each of the 9 target tables, one bad row each', () => {
       ['Policy', 'License', 'Product', 'Premium', 'Date', '', 'First', 'Last'],
       ['c-1', 'LIC-1', 'PR-1', '55,000', '20250401', '', 'Gil-dong', 'Hong'],
       ['c-2', 'LIC-1', 'PR-1', 'free', '20250401', '', 'A', 'B'],
+      ['c-3', 'LIC-1', 'PR-1', '-5', '20250401', '', 'A', 'B'],
     ]);
+    // row 4: contractFields' premium (money().refine(nonNegative)) of POST /api/contracts
     expect(result).toMatchObject({
       successCount: 1,
-      errorCount: 1,
-      errors: [{ rowNumber: 3, field: 'premium', value: 'free', message: "premium: 'free' is not a number" }],
+      errorCount: 2,
+      errors: [
+        { rowNumber: 3, field: 'premium', value: 'free', message: "premium: 'free' is not a number" },
+        { rowNumber: 4, field: 'premium', value: '-5.00', message: 'premium: must not be negative' },
+      ],
     });
     const c = await api.db
       .selectFrom('contract')
@@ -376,6 +381,7 @@ describe('import into each of the 9 target tables, one bad row each', () => {
       'A',
       'B',
       '3',
+      'premium',
       "premium: 'free' is not a number",
     ]);
   });
@@ -406,7 +412,7 @@ describe('import into each of the 9 target tables, one bad row each', () => {
     expect(result).toMatchObject({
       successCount: 1,
       errorCount: 1,
-      errors: [{ rowNumber: 3, field: 'phone', message: 'phone: must be a phone number like 010-1234-5678' }],
+      errors: [{ rowNumber: 3, field: 'phone', message: 'phone: must be a phone number' }],
     });
     const agent = await api.db
       .selectFrom('agent')
@@ -432,9 +438,7 @@ describe('import into each of the 9 target tables, one bad row each', () => {
     expect(history).toEqual([
       { change_type: 'JOIN', to_org_id: ids.orgId, to_grade_id: 2, change_date: '2025-04-01' },
     ]);
-    expect((await errorFile(result.errorFileId))[1]!.at(-1)).toBe(
-      'phone: must be a phone number like 010-1234-5678',
-    );
+    expect((await errorFile(result.errorFileId))[1]!.slice(-2)).toEqual(['phone', 'phone: must be a phone number']);
   });
 
   it('commission_rate: MULTIPLY a fraction into a rate; a period ending before it starts is refused', async () => {
@@ -522,6 +526,7 @@ describe('import into each of the 9 target tables, one bad row each', () => {
       '60',
       '2025-01-01T00:00',
       '3',
+      'grade_id',
       "grade_id: GRADE_BY_NAME: nothing found for 'Nobody'",
     ]);
   });
@@ -809,10 +814,10 @@ describe('import mechanics', () => {
     expect(result).toMatchObject({ successCount: 0, errorCount: 1 });
     const rows = await errorFile(result.errorFileId);
     expect(rows).toEqual([
-      ['Agent', 'Month', 'Amount', 'Account', 'Row', 'Reason'],
-      ['888888', '202507', '50', '', '2', 'agent_id: agent 888888 does not exist'],
+      ['Agent', 'Month', 'Amount', 'Account', 'Row', 'Field', 'Reason'],
+      ['888888', '202507', '50', '', '2', 'agent_id', 'agent_id: agent 888888 does not exist'],
     ]);
-    const corrected = rows.map((r, i) => (i === 0 ? r : [ids.agentId, r[1], r[2], r[3], r[4], r[5]]));
+    const corrected = rows.map((r, i) => (i === 0 ? r : [ids.agentId, ...r.slice(1)]));
     const again = await importRows('PAYMENTS', corrected);
     expect(again).toMatchObject({
       totalCount: 1,
@@ -838,5 +843,122 @@ describe('import mechanics', () => {
       code: 'E400',
       message: 'upload template COLS is inactive',
     });
+  });
+});
+
+describe("imports validated by the owning resources' save schemas (@csp/field-tables)", () => {
+  /** Imports rows that all fail and returns [field, reason] of each error-file row, in row order. */
+  async function refused(code: string, rows: unknown[][]): Promise<string[][]> {
+    const result = await importRows(code, rows);
+    expect(result, JSON.stringify(result.errors)).toMatchObject({ successCount: 0, errorCount: rows.length - 1 });
+    return (await errorFile(result.errorFileId))
+      .slice(1)
+      .sort((a, b) => Number(a.at(-3)) - Number(b.at(-3)))
+      .map((r) => r.slice(-2));
+  }
+
+  it('agent: the phone, name and personal numbers of AgentSaveReq', async () => {
+    expect(
+      await refused('AGENTS', [
+        ['Name', 'Org', 'Grade', 'Phone', 'Resident', 'Account', 'Joined'],
+        ['Park', 'Seoul Branch', 'FC', '010-1234-567890', '', '', ''],
+        ['', 'Seoul Branch', 'FC', '', '', '', ''],
+        ['Choi', 'Seoul Branch', 'FC', '', '90010-11234567', '', ''],
+        ['Yoon', 'Seoul Branch', 'FC', '', '', '12-34', ''],
+      ]),
+    ).toEqual([
+      ['phone', 'phone: must be a phone number'],
+      ['agent_name', 'agent_name: is required'],
+      ['resident_no', 'resident_no: must be a resident number like 900101-1234567'],
+      ['account_no', 'account_no: must be an account number (digits and dashes)'],
+    ]);
+  });
+
+  it("contract: the owner's checks of status and dates", async () => {
+    await template('CONTRACT_STATUS', 'contract', [
+      { sourceColumn: 'A', targetField: 'policy_no' },
+      { sourceColumn: 'B', targetField: 'agent_id' },
+      { sourceColumn: 'C', targetField: 'product_code' },
+      { sourceColumn: 'D', targetField: 'premium' },
+      { sourceColumn: 'E', targetField: 'status' },
+      { sourceColumn: 'F', targetField: 'pay_period' },
+    ]);
+    expect(
+      await refused('CONTRACT_STATUS', [
+        ['Policy', 'Agent', 'Product', 'Premium', 'Status', 'Years'],
+        ['S-1', ids.agentId, 'PR-1', 100, 'LAPSE', 10],
+        ['S-2', ids.agentId, 'PR-1', 100, 'GONE', 10],
+        ['S-3', ids.agentId, 'PR-1', 100, 'ACTIVE', 101],
+      ]),
+    ).toEqual([
+      ['lapse_date', 'lapse_date: is required when status is LAPSE'],
+      ['status', 'status: Invalid option: expected one of "ACTIVE"|"LAPSE"|"REVIVE"|"TERMINATE"'],
+      ['pay_period', 'pay_period: Too big: expected number to be <=100'],
+    ]);
+  });
+
+  it('payout_rule: an insurance type that is no code', async () => {
+    await template('PAYOUT_PLAIN', 'payout_rule', [
+      { sourceColumn: 'A', targetField: 'grade_id' },
+      { sourceColumn: 'B', targetField: 'insurance_type' },
+      { sourceColumn: 'C', targetField: 'commission_year' },
+      { sourceColumn: 'D', targetField: 'payout_pct' },
+      { sourceColumn: 'E', targetField: 'effective_from', targetType: 'DATE' },
+    ]);
+    expect(
+      await refused('PAYOUT_PLAIN', [
+        ['Grade', 'Type', 'Year', 'Pct', 'From'],
+        [1, 'life', 1, 60, '2025-01-01'],
+        [1, 'LIFE', 100, 60, '2025-01-01'],
+      ]),
+    ).toEqual([
+      ['insurance_type', 'insurance_type: must be an insurance type code'],
+      ['commission_year', 'commission_year: Too big: expected number to be <=99'],
+    ]);
+  });
+
+  it('exception_ledger: the register body (amount > 0, recurring needs an end)', async () => {
+    await template('EXCEPTIONS_RECURRING', 'exception_ledger', [
+      { sourceColumn: 'A', targetField: 'agent_id' },
+      { sourceColumn: 'B', targetField: 'settle_month' },
+      { sourceColumn: 'C', targetField: 'exception_code' },
+      { sourceColumn: 'D', targetField: 'amount' },
+      { sourceColumn: 'E', targetField: 'reason' },
+      { sourceColumn: 'F', targetField: 'recurring_yn', targetType: 'BOOLEAN' },
+      { sourceColumn: 'G', targetField: 'recurring_until' },
+    ]);
+    expect(
+      await refused('EXCEPTIONS_RECURRING', [
+        ['Agent', 'Month', 'Code', 'Amount', 'Reason', 'Recurring', 'Until'],
+        [ids.agentId, '202504', 'PENALTY', 0, 'x', 'N', ''],
+        [ids.agentId, '202504', 'PENALTY', 10, 'x', 'Y', ''],
+        [ids.agentId, '202504', 'PENALTY', 10, 'x', 'Y', '202503'],
+        [ids.agentId, '202504', 'PENALTY', 10, '', 'N', ''],
+      ]),
+    ).toEqual([
+      ['amount', 'amount: must be greater than 0'],
+      ['recurring_until', 'recurring_until: is required when recurringYn is Y'],
+      ['recurring_until', 'recurring_until: must not be before settleMonth'],
+      ['reason', 'reason: is required'],
+    ]);
+  });
+
+  it('commission_rate and chargeback_rule: negative rates and a lapse range above the limit', async () => {
+    expect(
+      await refused('RATES', [
+        ['Product', 'Year', 'Rate', 'From', 'To'],
+        ['PR-1', 3, -0.01, '2025-01-01', ''],
+      ]),
+    ).toEqual([['rate_pct', 'rate_pct: must not be negative']]);
+    expect(
+      await refused('CHARGEBACK', [
+        ['Type', 'From', 'To', 'Rate', 'Inst', 'Max', 'Effective'],
+        ['LIFE', 1, 1201, 100, '', 1, '2025-01-01'],
+        ['LIFE', 1, 12, -1, '', 1, '2025-01-01'],
+      ]),
+    ).toEqual([
+      ['lapse_month_to', 'lapse_month_to: Too big: expected number to be <=1200'],
+      ['cb_rate', 'cb_rate: must not be negative'],
+    ]);
   });
 });

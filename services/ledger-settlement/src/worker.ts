@@ -4,13 +4,13 @@ import { setChunkSizes } from './calc/chunk-sizes.js';
 import { ledgerSteps } from './steps/index.js';
 
 /**
- * Batch steps 4-8 (calcRecruit, calcMaintain, chargebackException, calcOverride, aggregate); environment:
+ * Batch steps 4-9 (calcRecruit, calcMaintain, calcOtherCommission, chargebackException, calcOverride, aggregate); environment:
  * see @csp/batch runWorkerProcess. BATCH_STEPS=calcMaintain scales one step.
  */
 const chunkEnv = z.object({
   /** candidate contracts per chunk of calcRecruit/calcMaintain */
   BATCH_CHUNK_CONTRACTS: z.coerce.number().int().min(100).max(50_000).default(4_000),
-  /** agent ids per chunk of calcOverride/aggregate */
+  /** agent ids per chunk of calcOtherCommission/calcOverride/aggregate */
   BATCH_CHUNK_AGENTS: z.coerce.number().int().min(100).max(50_000).default(2_000),
 });
 

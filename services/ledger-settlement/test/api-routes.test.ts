@@ -125,6 +125,25 @@ const EXPECTED: Record<string, string> = {
   'POST /api/carrier-replies/generate': 'RECON_OUT CREATE',
   'POST /api/carrier-replies/:id/send': 'RECON_OUT UPDATE',
   'PUT /api/carrier-replies/:id/send': 'RECON_OUT UPDATE',
+  // incentive programs and payments (issue 16); the calculation is INCENTIVE_PAY CREATE
+  'GET /api/incentive-programs': 'INCENTIVE_PROG READ',
+  'GET /api/incentive-programs/excel': 'INCENTIVE_PROG READ',
+  'GET /api/incentive-programs/:id': 'INCENTIVE_PROG READ',
+  'POST /api/incentive-programs': 'INCENTIVE_PROG CREATE',
+  'PUT /api/incentive-programs/:id': 'INCENTIVE_PROG UPDATE',
+  'POST /api/incentive-programs/:id/activate': 'INCENTIVE_PROG UPDATE',
+  'PUT /api/incentive-programs/:id/activate': 'INCENTIVE_PROG UPDATE',
+  'POST /api/incentive-programs/:id/close': 'INCENTIVE_PROG UPDATE',
+  'PUT /api/incentive-programs/:id/close': 'INCENTIVE_PROG UPDATE',
+  'POST /api/incentive-programs/:id/calculate': 'INCENTIVE_PAY CREATE',
+  'PUT /api/incentive-programs/:id/calculate': 'INCENTIVE_PAY CREATE',
+  'GET /api/incentive-payments': 'INCENTIVE_PAY READ',
+  'GET /api/incentive-payments/excel': 'INCENTIVE_PAY READ',
+  'GET /api/incentive-payments/:id': 'INCENTIVE_PAY READ',
+  'POST /api/incentive-payments/submit': 'INCENTIVE_PAY UPDATE',
+  'PUT /api/incentive-payments/submit': 'INCENTIVE_PAY UPDATE',
+  'POST /api/incentive-payments/:id/cancel': 'INCENTIVE_PAY UPDATE',
+  'PUT /api/incentive-payments/:id/cancel': 'INCENTIVE_PAY UPDATE',
 };
 
 describe('routes of ledger-settlement', () => {

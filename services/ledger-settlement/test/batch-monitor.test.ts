@@ -57,7 +57,7 @@ describe('batch status for operators', () => {
     expect(data.watchdog).toMatchObject({ step: 'receiveData', workers: 0 });
     expect(data.watchdog.reason).toMatch(/^no worker for step receiveData is running \(requested \d+ s ago/);
     expect(data.run.watchdogReason).toBe(data.watchdog.reason);
-    expect(data.workers).toHaveLength(12);
+    expect(data.workers).toHaveLength(13);
     expect(data.workers.every((w: any) => w.workers === 0)).toBe(true);
   });
 
@@ -77,7 +77,7 @@ describe('batch status for operators', () => {
     const done = await waitForEnd(stalledId);
     expect(done.run).toMatchObject({ status: 'COMPLETED', runAttempt: 2, watchdogReason: null });
     expect(done.watchdog).toBeNull();
-    expect(done.steps).toHaveLength(12);
+    expect(done.steps).toHaveLength(13);
     expect(done.steps[0]).toMatchObject({
       stepName: 'receiveData',
       workers: 1,

@@ -72,7 +72,8 @@ describe('demo data generator', () => {
     expect(result).toMatchObject({ firstContractMonth: '202008', lastClosedMonth: '202507' });
     const q = async (text: string) => (await first.pool.query(text)).rows[0];
     expect(
-      await q(`SELECT min(contract_date)::text AS lo, max(contract_date)::text AS hi FROM contract`),
+      // the main book (the contracts of commission year 6+ follow its ids)
+      await q(`SELECT min(contract_date)::text AS lo, max(contract_date)::text AS hi FROM contract WHERE contract_id <= 20000`),
     ).toEqual({ lo: expect.stringMatching(/^2020-08/), hi: expect.stringMatching(/^2025-07/) });
     expect(await q(`SELECT count(*)::int AS n FROM organization WHERE org_type = 'HQ'`)).toEqual({ n: 1 });
     expect(await q(`SELECT count(*)::int AS n FROM override_rule WHERE cap_amount IS NOT NULL`)).toEqual({
@@ -98,6 +99,28 @@ describe('demo data generator', () => {
     await first.pool.query('DELETE FROM organization WHERE org_id = 24');
   });
 
+  it('adds what a settled month needs to show every commission type', async () => {
+    expect(result.otherCommissions).toMatchObject({ recruits: 4, legacyContracts: 200, renewals: 20, revivals: 10 });
+    expect(result.otherCommissions.historyRows).toBeGreaterThan(300);
+    expect(result.agentIds).toEqual({ first: 1, last: 404 });
+    const q = async (text: string) => (await first.pool.query(text)).rows[0];
+    // rules of the five types and an incentive program with two tiers
+    expect(
+      await q(`SELECT (SELECT count(*) FROM collection_rule WHERE min_commission_year = 6)::int > 0 AS collection,
+                      (SELECT count(*) FROM renewal_rule)::int > 0 AS renewal, (SELECT count(*) FROM reinstatement_rule)::int > 0 AS reinstatement,
+                      (SELECT count(*) FROM persistency_rule)::int AS persistency, (SELECT count(*) FROM appointment_rule)::int AS appointment,
+                      (SELECT count(*) FROM incentive_tier)::int AS tiers`),
+    ).toEqual({ collection: true, renewal: true, reinstatement: true, persistency: 12, appointment: 2, tiers: 2 });
+    // recruits joined in the three months before the last complete month's end; legacy contracts are 6+ years old
+    expect(await q(`SELECT count(*)::int AS n FROM agent WHERE agent_id > 400 AND grade_id = 1 AND join_date BETWEEN '2025-05-01' AND '2025-07-31'`)).toEqual({ n: 4 });
+    expect(await q(`SELECT count(*)::int AS n FROM contract WHERE contract_id > 20000 AND contract_date < '2020-08-01'`)).toEqual({ n: 200 });
+    // renewals and revivals dated in the last complete month, history in the months 13 and 25 before it
+    expect(await q(`SELECT count(*)::int AS n FROM contract_endorsement WHERE endorse_type = 'RENEWAL' AND endorse_date BETWEEN '2025-07-01' AND '2025-07-31'`)).toEqual({ n: 20 });
+    // 10 revived for the demo, besides those the book revived in that month by chance
+    expect((await q(`SELECT count(*)::int AS n FROM contract WHERE status = 'REVIVE' AND revival_date BETWEEN '2025-07-01' AND '2025-07-31'`)).n).toBeGreaterThanOrEqual(10);
+    expect(await q(`SELECT array_agg(DISTINCT settle_month ORDER BY settle_month) AS m FROM recruit_ledger`)).toEqual({ m: ['202307', '202407'] });
+  });
+
   it('is reproducible: the same seed gives the same book, another seed a different one', async () => {
     await generateDemoBook(second.pool, OPTIONS);
     await generateDemoBook(third.pool, { ...OPTIONS, seed: 'other' });
@@ -111,8 +134,9 @@ describe('demo data generator', () => {
       DemoDataExistsError,
     );
     const more = await generateDemoBook(second.pool, { ...OPTIONS, contracts: 100, force: true });
-    expect(more.agentIds).toEqual({ first: 401, last: 800 });
-    expect(more.contractIds).toEqual({ first: 20_001, last: 20_100 });
+    // after the first book's 400 agents + 4 recruits and 20,000 contracts + 200 of commission year 6+
+    expect(more.agentIds).toEqual({ first: 405, last: 808 });
+    expect(more.contractIds).toEqual({ first: 20_201, last: 20_300 });
   });
 
   it('runs as a command: migrates, loads, and leaves a populated database alone with exit code 0', async () => {
@@ -124,7 +148,7 @@ describe('demo data generator', () => {
         await runDemoDataCli(['--', '--agents', '5', '--contracts', '100', '--database-url', third.url]),
       ).toBe(0);
       expect(lines.at(-1)).toBe(
-        '[demo-data] nothing loaded: the database already has 400 agents; pass --force to add a demo book anyway',
+        '[demo-data] nothing loaded: the database already has 404 agents; pass --force to add a demo book anyway',
       );
       expect(await runDemoDataCli(['--agents', 'x', '--database-url', third.url])).toBe(1);
       expect(lines).toContain("[demo-data] failed: --agents must be a non-negative integer, got 'x'");

@@ -25,7 +25,7 @@ import { generateDemoBook } from '@csp/demo-data';
 import { ledgerSteps } from '../src/steps/index.js';
 
 /**
- * Infrastructure faults during a real month (all twelve steps, a generated book), each compared with a
+ * Infrastructure faults during a real month (all thirteen steps, a generated book), each compared with a
  * clean run of the same month: (2) the Redis server is killed and restarted in the middle of
  * calcMaintain; (3) PostgreSQL drops every connection of the step workers in the middle of calcMaintain.
  * The test owns its redis-server (free port, AOF with appendfsync always: the persistence production
@@ -202,7 +202,7 @@ describe('infrastructure faults in the middle of calcMaintain', () => {
 
     const status = await runEnd(run.jobLogId);
     expect(status.run.status, status.run.errorMessage ?? '').toBe('COMPLETED');
-    expect(status.steps.map((s) => s.status)).toEqual(Array(12).fill('COMPLETED'));
+    expect(status.steps.map((s) => s.status)).toEqual(Array(13).fill('COMPLETED'));
     expect(await monthFigures()).toEqual(clean);
     console.info(`fault-infra: Redis restart test ${Date.now() - started} ms`);
   }, 300_000);

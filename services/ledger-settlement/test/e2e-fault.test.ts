@@ -175,7 +175,7 @@ beforeAll(async () => {
       ...common,
       service: 'ledger-settlement',
       steps: ledgerSteps,
-      only: ['calcRecruit', 'chargebackException', 'calcOverride', 'aggregate'],
+      only: ['calcRecruit', 'calcOtherCommission', 'chargebackException', 'calcOverride', 'aggregate'],
     }),
   ];
 }, 120_000);

@@ -29,7 +29,7 @@ export interface Platform {
   db: Db;
   /** BullMQ prefix shared by the run API and the workers. */
   batchPrefix: string;
-  call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, token?: string): Promise<HttpResult>;
+  call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, token?: string): Promise<HttpResult>;
   login(loginId: string, password: string): Promise<string>;
   /** Step workers of one service in this process (ledger-settlement's can be left out for a child process). */
   startWorkers(service: StepService): Promise<StepWorkers>;

@@ -326,7 +326,7 @@ describe('monthly settlement through the gateway', () => {
   let firstRun: Awaited<ReturnType<typeof settleRows>>;
   let firstLedgers: Awaited<ReturnType<typeof ledgerSnapshot>>;
 
-  it('runs the month to COMPLETED with twelve step rows (quarterly and year-end steps skipped)', async () => {
+  it('runs the month to COMPLETED with thirteen step rows (quarterly and year-end steps skipped)', async () => {
     const status = await runMonth();
     expect(status.steps.map((s: any) => s.stepName)).toEqual([
       'receiveData',
@@ -334,6 +334,7 @@ describe('monthly settlement through the gateway', () => {
       'reconcile',
       'calcRecruit',
       'calcMaintain',
+      'calcOtherCommission',
       'chargebackException',
       'calcOverride',
       'aggregate',

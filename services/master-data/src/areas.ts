@@ -3,8 +3,10 @@ import { registerAgentRoutes } from './agents/agents.routes.js';
 import { agentContractResource } from './agent-contracts/agent-contracts.resource.js';
 import { agentLicenseResource } from './agent-licenses/agent-licenses.resource.js';
 import { agentTrainingResource } from './agent-trainings/agent-trainings.resource.js';
+import { registerAppointmentRuleRoutes } from './appointment-rules/appointment-rules.routes.js';
 import { registerChargebackGradeRoutes } from './chargeback-grades/chargeback-grades.routes.js';
 import { chargebackRuleResource } from './chargeback-rules/chargeback-rules.resource.js';
+import { registerCollectionRuleRoutes } from './collection-rules/collection-rules.routes.js';
 import { registerCommissionRateRoutes } from './commission-rates/commission-rates.routes.js';
 import { registerCompanyRoutes } from './companies/companies.routes.js';
 import { complaintResource } from './complaints/complaints.resource.js';
@@ -17,8 +19,11 @@ import { installmentRatioResource } from './installment-ratios/installment-ratio
 import { registerOrgRoutes } from './orgs/orgs.routes.js';
 import { overrideRuleResource } from './override-rules/override-rules.resource.js';
 import { registerPayoutRuleRoutes } from './payout-rules/payout-rules.routes.js';
+import { registerPersistencyRuleRoutes } from './persistency-rules/persistency-rules.routes.js';
 import { productResource } from './products/products.resource.js';
 import { registerRegulatoryLimitRoutes } from './regulatory-limits/regulatory-limits.routes.js';
+import { registerReinstatementRuleRoutes } from './reinstatement-rules/reinstatement-rules.routes.js';
+import { registerRenewalRuleRoutes } from './renewal-rules/renewal-rules.routes.js';
 import { registerSuccessionRoutes } from './successions/successions.routes.js';
 
 type Area = Resource | ((app: ServiceApp) => Promise<void>);
@@ -39,7 +44,10 @@ const PEOPLE_AND_CONTRACTS: Area[] = [
   complaintResource,
 ];
 
-/** Commission, payout, override and chargeback rules, exception codes, limits, grades, installments (spec 2.4, 4.4). */
+/**
+ * Commission, payout, override and chargeback rules, exception codes, limits, grades, installments (spec 2.4,
+ * 4.4); collection, renewal, reinstatement, persistency and appointment rules (DECISIONS, issue 16).
+ */
 const RULES: Area[] = [
   registerCommissionRateRoutes,
   registerPayoutRuleRoutes,
@@ -50,6 +58,12 @@ const RULES: Area[] = [
   registerChargebackGradeRoutes,
   installmentRatioResource,
   registerInstallmentPlanRoutes,
+  // commission types beyond recruit, maintain and override (issue 16)
+  registerCollectionRuleRoutes,
+  registerRenewalRuleRoutes,
+  registerReinstatementRuleRoutes,
+  registerPersistencyRuleRoutes,
+  registerAppointmentRuleRoutes,
 ];
 
 /** A plain resource is registered by the kit; an area with workflows registers its own routes too. */

@@ -42,6 +42,11 @@ function crud(base: string, menu: string, del = false): Record<string, string> {
   return routes;
 }
 
+/** CRUD with delete plus the revision (POST and PUT, CREATE like the commission rates'). */
+function revisable(base: string, menu: string): Record<string, string> {
+  return { ...crud(base, menu, true), [`POST ${base}/:id/revise`]: `${menu} CREATE`, [`PUT ${base}/:id/revise`]: `${menu} CREATE` };
+}
+
 const EXPECTED: Record<string, string> = {
   ...crud('/api/rules/commission-rates', 'RULE_COMMISSION', true),
   'GET /api/rules/commission-rates/lookup': 'RULE_COMMISSION READ',
@@ -71,6 +76,12 @@ const EXPECTED: Record<string, string> = {
   'POST /api/installment-plans/generate': 'INSTALLMENT_PLAN CREATE',
   'PUT /api/installment-plans/:id/status': 'INSTALLMENT_PLAN UPDATE',
   'POST /api/installment-plans/:id/status': 'INSTALLMENT_PLAN UPDATE',
+  // commission types beyond recruit, maintain and override (issue 16): CRUD + revise, like commission rates
+  ...revisable('/api/rules/collection', 'COLLECT_COMM'),
+  ...revisable('/api/rules/renewal', 'RENEWAL_COMM'),
+  ...revisable('/api/rules/reinstatement', 'REINSTATE_COMM'),
+  ...revisable('/api/rules/persistency', 'PERSIST_BONUS'),
+  ...revisable('/api/rules/appointment', 'COMM_TYPE'),
 };
 
 describe('routes of the rule areas', () => {

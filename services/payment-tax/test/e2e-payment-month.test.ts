@@ -1,6 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { silentLog, startEventRuntime, type EventRuntime } from '@csp/events';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// ledger-settlement's consumer, loaded by path: a package dependency would make a cycle (it depends on us for tests)
+import { settleEventConsumer } from '../../ledger-settlement/src/settle/settle-events.js';
 import { confirmedSettlement, ledgerRow, seedAgents } from './book.js';
 import { readSheet, startPlatform, type Platform } from './api-platform.js';
 
@@ -22,7 +27,21 @@ import { readSheet, startPlatform, type Platform } from './api-platform.js';
  */
 const MONTH = '202503';
 
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Polls until `probe` holds, at most `timeoutMs` (bounded: a lost event fails the test instead of hanging it). */
+async function waitFor(probe: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 let p: Platform;
+/** The outbox relay and ledger-settlement's consumer, as they run beside the services (random BullMQ prefix). */
+let events: EventRuntime;
+const eventsPrefix = `pt-e2e-evt-${randomBytes(4).toString('hex')}`;
 let ids: { business: number; taxable: number; other: number; otherTaxable: number; negative: number };
 let settleIds: Record<keyof typeof ids, number>;
 const paymentOf: Record<string, number> = {};
@@ -30,6 +49,13 @@ const paymentOf: Record<string, number> = {};
 beforeAll(async () => {
   p = await startPlatform();
   const db = p.ctx.db;
+  events = startEventRuntime({
+    db,
+    connection: REDIS_URL,
+    settings: { enabled: true, relay: true, prefix: eventsPrefix, pollMs: 20, attempts: 3, backoffMs: 20, concurrency: 2, lockMs: undefined, stalledMs: undefined },
+    consumer: settleEventConsumer,
+    logger: silentLog,
+  });
   const [business, taxable, other, otherTaxable, negative] = await seedAgents(db, p.ctx.app.cipher, [
     { name: 'Business', taxType: 'BUSINESS_INCOME', vatType: 'NONE', accountNo: '110-123-456789' },
     { name: 'Taxable', taxType: 'BUSINESS_INCOME', vatType: 'TAXABLE', bankCode: '088', accountNo: '1101234567' },
@@ -50,7 +76,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await events?.close();
   await p?.close();
+  const redis = new Redis(REDIS_URL);
+  const keys = await redis.keys(`${eventsPrefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
 });
 
 const payments = async () => {
@@ -186,13 +217,32 @@ describe('a month paid end to end through the gateway', () => {
     expect(ded.body.code).toBe('B001');
   });
 
-  it('SUCCESS makes the settlement PAID', async () => {
+  it('SUCCESS makes the settlement PAID through PAYMENT_SUCCEEDED, applied by ledger-settlement', async () => {
     for (const agent of ['business', 'taxable', 'other', 'otherTaxable'] as const) {
       const res = await p.call('PUT', `/api/payments/${paymentOf[ids[agent]]}/status`, { status: 'SUCCESS', resultCode: '0000' });
       expect(res.status).toBe(200);
     }
-    const settle = await p.ctx.db.selectFrom('settle_master').select(['agent_id', 'status']).where('settle_month', '=', MONTH).orderBy('agent_id').execute();
-    expect(settle.map((s) => s.status)).toEqual(['PAID', 'PAID', 'PAID', 'PAID', 'CONFIRMED']);
+    // one event per payment, written with the status change (the outbox), addressed to ledger-settlement
+    const outbox = await p.ctx.db.selectFrom('event_outbox').select(['event_type', 'target', 'subject']).where('event_type', '=', 'PAYMENT_SUCCEEDED').orderBy('event_id').execute();
+    expect(outbox).toEqual(
+      (['business', 'taxable', 'other', 'otherTaxable'] as const).map((agent) => ({
+        event_type: 'PAYMENT_SUCCEEDED',
+        target: 'ledger-settlement',
+        subject: `PAYMENT#${paymentOf[ids[agent]]}`,
+      })),
+    );
+    // applied asynchronously: bounded polling (the relay polls every 20 ms here)
+    const settleStatuses = async () =>
+      (await p.ctx.db.selectFrom('settle_master').select(['agent_id', 'status']).where('settle_month', '=', MONTH).orderBy('agent_id').execute()).map((s) => s.status);
+    await waitFor(async () => (await settleStatuses()).filter((s) => s === 'PAID').length === 4, 'four settle rows PAID', 30_000);
+    expect(await settleStatuses()).toEqual(['PAID', 'PAID', 'PAID', 'PAID', 'CONFIRMED']);
+    // the business agent's ledger rows followed their settlement
+    for (const table of ['recruit_ledger', 'maintain_ledger'] as const) {
+      const rows = await p.ctx.db.selectFrom(table).select('status').where('agent_id', '=', ids.business).execute();
+      expect(rows).toEqual([{ status: 'PAID' }]);
+    }
+    const processed = await p.ctx.db.selectFrom('processed_event').select('event_type').where('consumer', '=', 'ledger-settlement').execute();
+    expect(processed).toEqual(Array(4).fill({ event_type: 'PAYMENT_SUCCEEDED' }));
     const again = await p.call('POST', `/api/payments/${paymentOf[ids.business]}/status`, { status: 'FAIL' });
     expect(again.body).toMatchObject({ code: 'B001', message: 'Status SUCCESS -> FAIL refused: payment ' + paymentOf[ids.business] + ' is already SUCCESS' });
   });
@@ -208,9 +258,22 @@ describe('a month paid end to end through the gateway', () => {
       [ids.otherTaxable, '55555.55', '4889.00', '489.00', 1, 'PENDING'],
     ]);
 
+    // Tax invoices as ledger-settlement issues them for the TAXABLE agents: taxable's 202503 ISSUED,
+    // otherTaxable's 202503 issued, CANCELLED and issued again, and one of 2024-12 (another quarter).
+    const invoice = (n: number, agentId: number, month: string, supply: string, vat: string, total: string, status: 'ISSUED' | 'CANCELLED') =>
+      p.ctx.db
+        .insertInto('tax_invoice')
+        .values({ invoice_no: `TI-${month}-${agentId}-${n}`, agent_id: agentId, settle_month: month, supply_amount: supply, vat_amount: vat, total_amount: total, issue_date: '2025-04-10', status })
+        .execute();
+    await invoice(1, ids.taxable, MONTH, '123456.78', '12345.68', '135802.46', 'ISSUED');
+    await invoice(1, ids.otherTaxable, MONTH, '55555.55', '5555.56', '61111.11', 'CANCELLED');
+    await invoice(2, ids.otherTaxable, MONTH, '55555.55', '5555.56', '61111.11', 'ISSUED');
+    await invoice(1, ids.taxable, '202412', '1000.00', '100.00', '1100.00', 'ISSUED');
     const v = await p.call('POST', '/api/vat-reports/regenerate', { settleQuarter: '2025-Q1' });
     expect(v.body.data).toEqual({ affected: 1, keptCompleted: 0, removed: 0 });
     const vl = await p.call('GET', '/api/vat-reports?settleQuarter=2025-Q1');
+    // taxInvoiceCount: ISSUED invoices of 202501-202503 = taxable's + otherTaxable's second = 2 (the CANCELLED
+    // one and the 202412 one do not count)
     expect(vl.body.data.list[0]).toMatchObject({ totalSales: '179012.33', totalVatPayable: '17901.24', taxInvoiceCount: 2, totalPurchase: '0.00' });
     const complete = await p.call('PUT', '/api/vat-reports/complete', { ids: [vl.body.data.list[0].reportId] });
     expect(complete.body.data).toEqual({ completed: 1, alreadyCompleted: 0 });

@@ -44,6 +44,24 @@ async function pay(
     .execute();
 }
 
+/** A tax invoice as ledger-settlement's tax-invoice area issues it (one ISSUED per agent and month). */
+async function invoice(agentId: number, settleMonth: string, supply: string, vat: string, total: string, status: 'ISSUED' | 'CANCELLED' = 'ISSUED'): Promise<void> {
+  const n = await h.db.selectFrom('tax_invoice').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  await h.db
+    .insertInto('tax_invoice')
+    .values({
+      invoice_no: `TI-${settleMonth}-${agentId}-${Number(n.n) + 1}`,
+      agent_id: agentId,
+      settle_month: settleMonth,
+      supply_amount: supply,
+      vat_amount: vat,
+      total_amount: total,
+      issue_date: '2025-01-10',
+      status,
+    })
+    .execute();
+}
+
 async function annual(year: number) {
   return h.db
     .selectFrom('agent_annual_income')
@@ -107,6 +125,10 @@ describe('year-end and quarterly tax steps', () => {
     await pay(f.taxable, '202409', '100.00'); // Q3: in the year, not in the quarter: 3 / 0 / vat 10 / net 107.00
     // other-income agent: 8.8 %, exempt
     await pay(f.other, '202412', '200000.00'); // 17600 / 1760 / net 180640.00
+    // tax invoices of the taxable agent: 202410 ISSUED, 202412 issued and CANCELLED, 202409 ISSUED (Q3)
+    await invoice(f.taxable, '202410', '500000.00', '50000.00', '550000.00');
+    await invoice(f.taxable, '202412', '123456.78', '12345.68', '135802.46', 'CANCELLED');
+    await invoice(f.taxable, '202409', '100.00', '10.00', '110.00');
 
     const status = await h.runMonth('202412');
     expect(status.run).toMatchObject({ status: 'COMPLETED', skippedCount: 0 });
@@ -194,7 +216,9 @@ describe('year-end and quarterly tax steps', () => {
         total_sales: '623456.78',
         total_purchase: '0.00',
         total_vat_payable: '62345.68', // 50000 + 12345.68
-        tax_invoice_count: 2,
+        // ISSUED invoices of 202410-202412: 202410 only = 1 (202412's is CANCELLED, 202409 is Q3); the two
+        // payments with VAT > 0 do not count by themselves
+        tax_invoice_count: 1,
         file_status: 'PENDING',
       },
     ]);
@@ -213,6 +237,8 @@ describe('year-end and quarterly tax steps', () => {
       .where('settle_month', '=', '202411')
       .execute();
     await pay(f.other, '202410', '1000.00');
+    // 202412 invoiced again after the cancellation
+    await invoice(f.taxable, '202412', '123456.78', '12345.68', '135802.46');
 
     const status = await h.runMonth('202412');
     expect(stepOf(status, 'withholdingTaxQuarterly')).toMatchObject({
@@ -237,7 +263,10 @@ describe('year-end and quarterly tax steps', () => {
       .set({ file_status: 'COMPLETED' })
       .where('settle_quarter', '=', '2024-Q4')
       .execute();
+    // ISSUED now: 202410 + 202412 = 2 (computed by the run above, while the report was PENDING)
+    expect((await vat('2024-Q4'))[0]!.tax_invoice_count).toBe(2);
     await pay(f.taxable, '202411', '10.00');
+    await invoice(f.taxable, '202411', '10.00', '1.00', '11.00');
     const again = await h.runMonth('202412');
     expect(stepOf(again, 'vatReportQuarterly')).toMatchObject({
       totalCount: 1,
@@ -246,13 +275,14 @@ describe('year-end and quarterly tax steps', () => {
     });
     expect((await vat('2024-Q4'))[0]).toMatchObject({
       total_sales: '623456.78',
-      tax_invoice_count: 2,
+      tax_invoice_count: 2, // the COMPLETED row keeps 2: the 202411 invoice came after it
       file_status: 'COMPLETED',
     });
   });
 
   it('runs the quarterly steps but not the year-end step in the last month of a quarter', async () => {
     await pay(f.taxable, '202503', '1000.00');
+    await invoice(f.taxable, '202503', '1000.00', '100.00', '1100.00');
     const status = await h.runMonth('202503');
     expect(stepOf(status, 'yearEndIncomeAggregate')).toMatchObject({
       skipped: true,
@@ -269,7 +299,7 @@ describe('year-end and quarterly tax steps', () => {
         total_sales: '1000.00',
         total_purchase: '0.00',
         total_vat_payable: '100.00',
-        tax_invoice_count: 1,
+        tax_invoice_count: 1, // the 202503 invoice; the 2024 ones are other quarters
         file_status: 'PENDING',
       },
     ]);

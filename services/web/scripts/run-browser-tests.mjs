@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `pnpm --filter @csp/web test`: builds the app (the gateway serves services/web/dist), then runs the
-// Playwright journeys against Debian's Chromium. Extra arguments go to `playwright test`.
+// `pnpm --filter @csp/web test`: the unit tests (vitest), then builds the app (the gateway serves
+// services/web/dist) and runs the Playwright journeys against Debian's Chromium. Extra arguments go to
+// `playwright test`; WEB_SKIP_UNIT=1 skips the unit tests.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,6 +21,7 @@ function run(command, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+if (!process.env.WEB_SKIP_UNIT) run(join(root, '../../node_modules/.bin/vitest'), ['run']);
 run(bin('openapi-typescript'), ['openapi/gateway.json', '-o', 'src/api/schema.d.ts']);
 run(bin('vite'), ['build', '--logLevel', 'warn']);
 run(bin('playwright'), ['test', ...process.argv.slice(2)]);

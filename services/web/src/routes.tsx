@@ -14,6 +14,13 @@ const ReceivePage = lazy(() => import('./workflows/receive-page.js'));
 const PaymentsPage = lazy(() => import('./workflows/payments-page.js'));
 const StatementsPage = lazy(() => import('./workflows/statements-page.js'));
 const ApprovalsPage = lazy(() => import('./workflows/approvals-page.js'));
+const OrgTreePage = lazy(() => import('./workflows/org/org-tree-page.js'));
+const AgentDetailPage = lazy(() => import('./workflows/org/agent-detail-page.js'));
+const RulePage = lazy(() => import('./workflows/rules/rule-page.js'));
+const ReceiveMappingPage = lazy(() => import('./workflows/intake/receive-mapping-page.js'));
+const MappingWizardPage = lazy(() => import('./workflows/intake/mapping-wizard-page.js'));
+const RolesPage = lazy(() => import('./workflows/roles/roles-page.js'));
+const PermissionMatrixPage = lazy(() => import('./workflows/roles/permission-matrix-page.js'));
 
 function RouteError() {
   return <ErrorNotice error={useRouteError()} />;
@@ -46,6 +53,16 @@ export const router = createBrowserRouter([
       { path: 'payments/statements/*', element: <StatementsPage /> },
       { path: 'payments', element: <PaymentsPage /> },
       { path: 'system/approvals', element: <ApprovalsPage /> },
+      { path: 'org/tree', element: <OrgTreePage /> },
+      { path: 'org/agents/:agentId', element: <AgentDetailPage /> },
+      { path: 'rules/commission', element: <RulePage /> },
+      { path: 'rules/payout', element: <RulePage /> },
+      { path: 'rules/override', element: <RulePage /> },
+      { path: 'rules/chargeback', element: <RulePage /> },
+      { path: 'receive/mapping', element: <ReceiveMappingPage /> },
+      { path: 'receive/mapping/wizard', element: <MappingWizardPage /> },
+      { path: 'system/roles', element: <RolesPage /> },
+      { path: 'system/roles/:roleId/permissions', element: <PermissionMatrixPage /> },
       { path: '*', element: <ResourcePage /> },
     ],
   },

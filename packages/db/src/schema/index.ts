@@ -1,6 +1,8 @@
 import type { AnalyticsTables } from './analytics.js';
 import type { ApprovalTables } from './approvals.js';
 import type { BatchTables } from './batch.js';
+import type { CommissionLedgerTables } from './commission-ledgers.js';
+import type { CommissionRuleTables } from './commission-rules.js';
 import type { EventTables } from './events.js';
 import type { IntakeTables } from './intake.js';
 import type { LedgerTables } from './ledger.js';
@@ -21,6 +23,8 @@ export * from './analytics.js';
 export * from './events.js';
 export * from './approvals.js';
 export * from './lifecycle.js';
+export * from './commission-rules.js';
+export * from './commission-ledgers.js';
 
 /**
  * The whole schema as Kysely sees it. Each business area keeps its tables in its own file
@@ -37,4 +41,6 @@ export interface Database
     AnalyticsTables,
     EventTables,
     ApprovalTables,
-    LifecycleTables {}
+    LifecycleTables,
+    CommissionRuleTables,
+    CommissionLedgerTables {}

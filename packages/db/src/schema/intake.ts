@@ -5,6 +5,8 @@ import type {
   MAPPING_TARGET_TABLES,
   PARSE_ERROR_TYPES,
   PARSE_STATUSES,
+  RECEIVE_FILE_KINDS,
+  RECEIVE_FILE_STATUSES,
   RECEIVE_METHODS,
   RECON_STATUSES,
   RESOLVE_STATUSES,
@@ -32,9 +34,7 @@ export type UploadTargetType = (typeof UPLOAD_TARGET_TYPES)[number];
 export type UploadTransformRule = (typeof TRANSFORM_RULES)[number];
 export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
 
-/** receive_file.status and file_kind (V040). */
-export const RECEIVE_FILE_STATUSES = ['ACTIVE', 'REPLACED'] as const;
-export const RECEIVE_FILE_KINDS = ['XLSX', 'CSV'] as const;
+/** receive_file.status and file_kind (V040, V041). */
 export type ReceiveFileStatus = (typeof RECEIVE_FILE_STATUSES)[number];
 export type ReceiveFileKind = (typeof RECEIVE_FILE_KINDS)[number];
 
@@ -71,6 +71,8 @@ export interface CompanyFieldMappingTable extends Audit {
   company_code: string;
   source_field: string;
   source_col_index: number | null;
+  /** V041: FIXED profiles, the field's length in bytes (source_col_index = its byte offset) */
+  source_length: number | null;
   target_table: MappingTargetTable;
   target_field: string;
   data_type: Generated<MappingDataType>;

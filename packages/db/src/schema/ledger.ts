@@ -105,6 +105,8 @@ export interface SettleMasterTable extends Audit {
   exception_minus: DefaultedNumeric;
   override_total: DefaultedNumeric;
   chargeback_total: DefaultedNumeric;
+  /** V090: other commission types, approved incentives and commission-master adjustments (part of gross) */
+  other_total: DefaultedNumeric;
   gross_amount: DefaultedNumeric;
   tax_amount: DefaultedNumeric;
   net_amount: DefaultedNumeric;

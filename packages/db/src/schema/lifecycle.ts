@@ -225,3 +225,26 @@ export interface LifecycleTables {
   tax_invoice: TaxInvoiceTable;
   carrier_reply: CarrierReplyTable;
 }
+
+// V085: the rows a termination settlement took over, and the correction paying a positive final net.
+export const TERMINATION_ITEM_KINDS = ['UNPAID_CONFIRMED', 'FUTURE_CHARGEBACK', 'PENDING_DEDUCTION', 'PENDING_EXCEPTION'] as const;
+export type TerminationItemKind = (typeof TERMINATION_ITEM_KINDS)[number];
+
+export interface TerminationSettlementItemTable {
+  item_kind: TerminationItemKind;
+  item_id: number;
+  term_id: number;
+  settle_month: string;
+  /** signed contribution to the final net */
+  amount: Numeric;
+  created_at: DefaultedTimestamp;
+}
+
+export interface TerminationSettlementTable {
+  correction_id: number | null;
+  decision_note: string | null;
+}
+
+export interface LifecycleTables {
+  termination_settlement_item: TerminationSettlementItemTable;
+}

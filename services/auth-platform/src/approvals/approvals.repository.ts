@@ -97,8 +97,9 @@ export async function targetStatus(db: Db, targetType: ApprovalTargetType, targe
       return (await db.selectFrom('withdraw_request').select('status').where('withdraw_id', '=', targetId).executeTakeFirst())?.status;
     case 'SETTLE':
       return (await db.selectFrom('settle_master').select('status').where('settle_id', '=', targetId).executeTakeFirst())?.status;
-    case 'DISPUTE':
     case 'INCENTIVE':
+      return (await db.selectFrom('incentive_result').select('status').where('result_id', '=', targetId).executeTakeFirst())?.status;
+    case 'DISPUTE':
       return undefined;
   }
 }

@@ -101,12 +101,19 @@ interface MyNode {
   children: MyNode[];
 }
 
-export const myMenuNode: z.ZodType<MyNode> = z.object({
-  ...nodeFields,
-  get children() {
-    return z.array(myMenuNode);
-  },
-});
+/**
+ * Recursive trees are declared as named OpenAPI components (`.meta({ id })`): the schema generator
+ * then emits `#/components/schemas/MyMenuNode` and refers to it from the node's own `children`,
+ * instead of an anonymous `$ref` to a component it never writes.
+ */
+export const myMenuNode: z.ZodType<MyNode> = z
+  .object({
+    ...nodeFields,
+    get children() {
+      return z.array(myMenuNode);
+    },
+  })
+  .meta({ id: 'MyMenuNode' });
 
 interface FullNode extends Omit<MyNode, 'children'> {
   isActive: boolean;
@@ -115,12 +122,14 @@ interface FullNode extends Omit<MyNode, 'children'> {
   children: FullNode[];
 }
 
-export const fullMenuNode: z.ZodType<FullNode> = z.object({
-  ...nodeFields,
-  isActive: z.boolean(),
-  menuLevel: z.number(),
-  componentPath: z.string().nullable(),
-  get children() {
-    return z.array(fullMenuNode);
-  },
-});
+export const fullMenuNode: z.ZodType<FullNode> = z
+  .object({
+    ...nodeFields,
+    isActive: z.boolean(),
+    menuLevel: z.number(),
+    componentPath: z.string().nullable(),
+    get children() {
+      return z.array(fullMenuNode);
+    },
+  })
+  .meta({ id: 'MenuTreeNode' });

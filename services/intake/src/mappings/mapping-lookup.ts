@@ -8,6 +8,8 @@ export interface ActiveMapping {
   targetField: string;
   sourceField: string;
   sourceColIndex: number | null;
+  /** FIXED profiles: bytes of the field from sourceColIndex */
+  sourceLength: number | null;
   isRequired: boolean;
   version: number;
 }
@@ -32,6 +34,7 @@ export async function activeMappings(
       'target_field',
       'source_field',
       'source_col_index',
+      'source_length',
       'is_required',
       'is_active',
       'version',
@@ -52,6 +55,7 @@ export async function activeMappings(
       targetField: r.target_field,
       sourceField: r.source_field,
       sourceColIndex: r.source_col_index,
+      sourceLength: r.source_length,
       isRequired: r.is_required,
       version: r.version,
     }));

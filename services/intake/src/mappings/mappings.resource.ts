@@ -28,6 +28,11 @@ export const fieldMappingResource = defineResource({
       .save()
       .describe('0-based column of the field in delivered files (pins its position)')
       .label('Column'),
+    sourceLength: f
+      .int({ min: 1, max: 4000 })
+      .save()
+      .describe('FIXED profiles: the field is sourceLength bytes (of the file encoding) from byte sourceColIndex')
+      .label('Length'),
     dataType: f.enum(MAPPING_DATA_TYPES).save({ default: 'STRING' }).label('Data type'),
     transformRule: f
       .text({ max: 500 })

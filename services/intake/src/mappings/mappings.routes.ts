@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { RECEIVE_DATA_TYPES } from '@csp/db';
 import { envelope, invalid, ok, perm, zDate, zId, zSettleMonth, type ServiceApp } from '@csp/service-kit';
 import { receiveMultipart } from '../common/multipart.js';
 import { registerScopedResource, type ResourceScope } from '../common/scoped-resource.js';
@@ -140,7 +141,7 @@ export async function registerMappingRoutes(app: ServiceApp): Promise<void> {
 
   const testFields = z.object({
     settleMonth: zSettleMonth,
-    dataType: z.enum(['RECRUIT', 'MAINTAIN']).optional(),
+    dataType: z.enum(RECEIVE_DATA_TYPES).optional(),
     limit: z.coerce.number().int().min(1).max(TEST_PARSE_MAX_ROWS).default(100),
   });
   app.post(

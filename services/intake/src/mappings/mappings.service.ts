@@ -10,6 +10,7 @@ export interface FieldMappingBody {
   targetField: string;
   sourceField: string;
   sourceColIndex?: number | null;
+  sourceLength?: number | null;
   dataType: 'STRING' | 'NUMBER' | 'DATE';
   transformRule?: string | null;
   defaultValue?: string | null;
@@ -27,6 +28,8 @@ export function fieldMappingBody(body: Record<string, unknown>): FieldMappingBod
     sourceField: String(body.sourceField),
     sourceColIndex:
       body.sourceColIndex === null || body.sourceColIndex === undefined ? null : Number(body.sourceColIndex),
+    sourceLength:
+      body.sourceLength === null || body.sourceLength === undefined ? null : Number(body.sourceLength),
     dataType: body.dataType as FieldMappingBody['dataType'],
     transformRule: text(body.transformRule),
     defaultValue: text(body.defaultValue),
@@ -50,6 +53,9 @@ export function validateFieldMapping(body: FieldMappingBody): void {
       'targetField',
       `${body.targetTable} has no target field '${body.targetField}' (one of ${Object.keys(TARGET_FIELDS).join(', ')})`,
     );
+  }
+  if (body.sourceLength != null && body.sourceColIndex == null) {
+    throw invalid('sourceColIndex', 'is required with sourceLength (the byte offset of a fixed-width field)');
   }
   try {
     parseRuleChain(body.transformRule);
@@ -115,6 +121,7 @@ export async function saveFieldMappingVersion(
         company_code: companyCode,
         source_field: body.sourceField,
         source_col_index: body.sourceColIndex ?? null,
+        source_length: body.sourceLength ?? null,
         target_table: body.targetTable,
         target_field: body.targetField,
         data_type: body.dataType,
@@ -163,6 +170,7 @@ export async function endFieldMapping(
       targetField: row.target_field,
       sourceField: row.source_field,
       sourceColIndex: row.source_col_index,
+      sourceLength: row.source_length,
       dataType: row.data_type,
       transformRule: row.transform_rule,
       defaultValue: row.default_value,

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import type { ReceiveFileKind } from '@csp/db';
 import { readCsvRows } from './csv-reader.js';
 import { openXlsx, type XlsxSheet } from './xlsx-reader.js';
 
@@ -8,7 +9,8 @@ export interface SheetRow {
   cells: string[];
 }
 
-export type FileKind = 'XLSX' | 'CSV';
+/** What the bytes of a file tell (FIXED and JSON files are what their profile says). */
+export type FileKind = Extract<ReceiveFileKind, 'XLSX' | 'CSV'>;
 
 /** A file a reader cannot handle (legacy .xls, damaged zip, unknown sheet). */
 export class UnreadableFileError extends Error {

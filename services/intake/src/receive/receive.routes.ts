@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PARSE_ERROR_RESOLUTIONS, RECEIVE_DATA_TYPES, RECEIVE_FILE_KINDS } from '@csp/db';
 import { envelope, ok, perm, registerResource, zId, zSettleMonth, type ServiceApp } from '@csp/service-kit';
 import { FileStore } from '../common/file-store.js';
 import { receiveMultipart } from '../common/multipart.js';
@@ -20,7 +21,7 @@ const companyCode = z
 const uploadFields = z.object({
   companyCode,
   settleMonth: zSettleMonth,
-  dataType: z.enum(['RECRUIT', 'MAINTAIN']).optional(),
+  dataType: z.enum(RECEIVE_DATA_TYPES).optional(),
   replace: z.enum(['true', 'false', '1', '0', 'Y', 'N']).optional(),
 });
 
@@ -31,7 +32,7 @@ const uploadResult = z.object({
   settleMonth: z.string(),
   dataType: z.string().nullable(),
   fileName: z.string(),
-  fileKind: z.enum(['XLSX', 'CSV']),
+  fileKind: z.enum(RECEIVE_FILE_KINDS),
   rowCount: z.number(),
   header: z.array(z.string()),
   replacedReceiveFileId: z.number().nullable(),
@@ -68,7 +69,7 @@ const carrierStatus = z.object({
 });
 
 const resolveBody = z.object({
-  status: z.enum(['RESOLVED', 'IGNORED']),
+  status: z.enum(PARSE_ERROR_RESOLUTIONS),
   note: z.string().trim().max(1000).nullable().optional(),
 });
 
@@ -174,7 +175,7 @@ export async function registerReceiveRoutes(app: ServiceApp): Promise<void> {
   const resolveResult = z.object({
     errorId: z.number(),
     rawId: z.number(),
-    resolveStatus: z.enum(['RESOLVED', 'IGNORED']),
+    resolveStatus: z.enum(PARSE_ERROR_RESOLUTIONS),
     parseStatus: z.enum(['OK', 'ERROR']),
     mappedTable: z.string().nullable(),
     mappedLedgerId: z.number().nullable(),

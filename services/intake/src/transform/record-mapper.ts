@@ -1,4 +1,4 @@
-import type { ParseErrorType } from '@csp/db';
+import { RECEIVE_DATA_TYPES, type ParseErrorType } from '@csp/db';
 import { transformValue, type TransformContext } from './rules.js';
 import { checkTargetValue, isTargetField, type TargetFieldName } from './target-fields.js';
 
@@ -9,7 +9,7 @@ import { checkTargetValue, isTargetField, type TargetFieldName } from './target-
 /** The nine error types of spec 1.3, as parse_error_log stores them. */
 export type { ParseErrorType };
 
-export type DataType = 'RECRUIT' | 'MAINTAIN';
+export type DataType = (typeof RECEIVE_DATA_TYPES)[number];
 export type LedgerTable = 'recruit_ledger' | 'maintain_ledger';
 
 export const LEDGER_OF: Readonly<Record<DataType, LedgerTable>> = {
@@ -64,7 +64,7 @@ export function truncate(value: string, max = MAX_ERROR_VALUE): string {
 }
 
 function isDataType(value: string): value is DataType {
-  return value === 'RECRUIT' || value === 'MAINTAIN';
+  return (RECEIVE_DATA_TYPES as readonly string[]).includes(value);
 }
 
 function error(

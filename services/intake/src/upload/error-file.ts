@@ -20,14 +20,17 @@ export const ERROR_SAMPLE_SIZE = 100;
 interface ErrorLine {
   r: number;
   c: string[];
+  /** the target field the row failed on ('' when the row as a whole failed) */
+  f: string;
   m: string;
 }
 
 /**
  * Collects rejected rows: the first 100 in memory (the response), all of them in a temporary
  * NDJSON file, turned into the error spreadsheet when the import ends: every cell of the rejected
- * rows in the file's own column layout under the file's header, then the row number and a Reason
- * column, so the corrected sheet can be imported again through the same template. Memory stays
+ * rows in the file's own column layout under the file's header, then the row number, the target
+ * field and a Reason column (the field and the owning resource's message), so the corrected sheet
+ * can be imported again through the same template. Memory stays
  * flat however many rows fail.
  */
 export class ErrorSink {
@@ -44,7 +47,7 @@ export class ErrorSink {
     if (this.sample.length < ERROR_SAMPLE_SIZE) this.sample.push(error);
     this.stream ??= createWriteStream(this.path);
     this.width = Math.max(this.width, cells.length);
-    const line: ErrorLine = { r: error.rowNumber, c: [...cells], m: error.message };
+    const line: ErrorLine = { r: error.rowNumber, c: [...cells], f: error.field ?? '', m: error.message };
     if (!this.stream.write(`${JSON.stringify(line)}\n`)) await once(this.stream, 'drain');
   }
 
@@ -67,6 +70,7 @@ export class ErrorSink {
         value: (line: ErrorLine) => line.c[i] ?? '',
       })),
       { header: 'Row', key: 'r', width: 8 },
+      { header: 'Field', key: 'f', width: 20 },
       { header: 'Reason', key: 'm', width: 60 },
     ];
     const path = this.path;

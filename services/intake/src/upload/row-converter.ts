@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { z } from 'zod';
 import type { Database, UploadTargetType } from '@csp/db';
 import type { SheetRow } from '../parsing/tabular.js';
 import { resolveLookup, type LookupName } from './lookups.js';
@@ -64,7 +65,10 @@ export class RowConverter {
     private readonly companyCode: string | null,
   ) {
     this.ruleContext = { cells: [], codeMap };
+    this.schema = target.rowSchema({ companyCode });
   }
+
+  private readonly schema: z.ZodType<unknown>;
 
   /** Reused for every row (no per-row allocation on the hot path). */
   private readonly ruleContext: { cells: readonly string[]; codeMap: CodeMapper };
@@ -152,7 +156,7 @@ export class RowConverter {
         if (!typed.ok) return reject(typed.message);
         s.values[p.field] = typed.value;
       }
-      const parsed = this.target.schema.safeParse(s.values);
+      const parsed = this.schema.safeParse(s.values);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         const field = issue.path.length ? String(issue.path[0]) : null;

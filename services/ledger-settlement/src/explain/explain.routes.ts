@@ -39,6 +39,7 @@ export async function registerExplainRoutes(app: ServiceApp): Promise<void> {
             's.tax_amount',
             's.net_amount',
             's.correction_total',
+            's.other_total',
             's.calc_basis',
           ])
           .where('s.settle_id', '=', request.params.id),

@@ -90,6 +90,55 @@ export const correctionLine = z.object({
   basis,
 });
 
+/** A collection, renewal, reinstatement, persistency or appointment row (other_commission_ledger). */
+export const otherLine = z.object({
+  ledgerId: z.number().int(),
+  commissionType: z.string(),
+  typeName: z.string().nullable(),
+  contractId: z.number().int().nullable(),
+  policyNo: z.string().nullable(),
+  productCode: z.string().nullable(),
+  commissionYear: z.number().int().nullable(),
+  milestoneMonth: z.number().int().nullable().describe('persistency: 13 or 25; appointment: month since join'),
+  baseAmount: z.string(),
+  ratePct: z.string(),
+  agentAmount: z.string(),
+  ruleId: z.number().int().nullable(),
+  ruleVersion: z.number().int().nullable(),
+  sourceId: z.number().int().nullable().describe('renewal: the endorsement'),
+  status: z.string(),
+  /** commission_type.is_active and gross_yn = 'Y': part of other_total. */
+  countedInGross: z.boolean(),
+  basis,
+});
+
+/** An APPROVED incentive result paid in the month. */
+export const incentiveLine = z.object({
+  resultId: z.number().int(),
+  programId: z.number().int(),
+  programCode: z.string().nullable(),
+  programName: z.string().nullable(),
+  measuredValue: z.string(),
+  tierNo: z.number().int(),
+  amount: z.string(),
+  approvedAt: z.string().nullable(),
+  countedInGross: z.boolean(),
+  basis,
+});
+
+/** A commission-master adjustment of the month (signed, with its reason). */
+export const adjustmentLine = z.object({
+  cmId: z.number().int(),
+  commissionType: z.string(),
+  typeName: z.string().nullable(),
+  computedAmount: z.string(),
+  adjustmentAmount: z.string(),
+  adjustReason: z.string().nullable(),
+  adjustedBy: z.number().int().nullable(),
+  adjustedAt: z.string().nullable(),
+  countedInGross: z.boolean(),
+});
+
 export const explainTotals = z.object({
   recruit: z.string(),
   maintain: z.string(),
@@ -103,6 +152,8 @@ export const explainTotals = z.object({
   net: z.string(),
   /** Present when the month has corrections (settle_master.correction_total); part of gross. */
   correction: z.string().optional(),
+  /** Present when the month has other commission types, incentives or adjustments (settle_master.other_total); part of gross. */
+  other: z.string().optional(),
 });
 
 export const storedFigures = explainTotals.omit({ taxRate: true });
@@ -122,6 +173,13 @@ export const explainResp = z.object({
     chargeback: z.array(chargebackLine),
     excluded: z.array(excludedLine),
     correction: z.array(correctionLine),
+    collection: z.array(otherLine),
+    renewal: z.array(otherLine),
+    reinstatement: z.array(otherLine),
+    persistency: z.array(otherLine),
+    appointment: z.array(otherLine),
+    incentive: z.array(incentiveLine),
+    adjustment: z.array(adjustmentLine),
   }),
   /** Recomputed from the lines with @csp/domain (exact decimals). */
   totals: explainTotals,

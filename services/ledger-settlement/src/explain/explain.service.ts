@@ -2,7 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { Db } from '@csp/db';
 import {
   DEFAULT_SETTLEMENT_TAX_RATE,
-  calcSettlementWithCorrection,
+  calcSettlementWithOther,
   formatMoney,
   formatRate,
   sum,
@@ -11,12 +11,18 @@ import {
 import { isoTimestamp } from '@csp/service-kit';
 import type { ExplainResp } from './explain.schemas.js';
 import { expandLedgerBasis, loadRulePeriods, type LedgerStep, type RulePeriods } from './ledger-basis.js';
+import { loadOtherLines } from './other-lines.js';
 
 export const EXPLAIN_FORMULA =
   'gross = recruit + maintain + override + exceptionPlus - chargeback - exceptionMinus; tax = pct(gross, TAX_RATE); net = gross - tax';
 /** The formula of a month with settlement corrections (approved ones booked into it). */
 export const EXPLAIN_FORMULA_WITH_CORRECTION =
   'gross = recruit + maintain + override + exceptionPlus - chargeback - exceptionMinus + correction; tax = pct(gross, TAX_RATE); net = gross - tax';
+/** The formula of a month with other commission types, incentives or commission-master adjustments (other_total). */
+export const EXPLAIN_FORMULA_WITH_OTHER =
+  'gross = recruit + maintain + override + exceptionPlus - chargeback - exceptionMinus + other; tax = pct(gross, TAX_RATE); net = gross - tax';
+export const EXPLAIN_FORMULA_WITH_CORRECTION_AND_OTHER =
+  'gross = recruit + maintain + override + exceptionPlus - chargeback - exceptionMinus + correction + other; tax = pct(gross, TAX_RATE); net = gross - tax';
 
 export interface SettleRow {
   settle_id: number;
@@ -35,6 +41,8 @@ export interface SettleRow {
   net_amount: string;
   /** V080; absent when the caller did not select it */
   correction_total?: string;
+  /** V090; absent when the caller did not select it */
+  other_total?: string;
   calc_basis: { taxRate?: string } | null;
 }
 
@@ -127,7 +135,7 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
     'l.insurance_type',
   ] as const;
 
-  const [recruitRows, maintainRows, overrideRows, exceptionRows, chargebackRows, taxRate, correctionRows] = await Promise.all(
+  const [recruitRows, maintainRows, overrideRows, exceptionRows, chargebackRows, taxRate, correctionRows, other] = await Promise.all(
     [
       db
         .selectFrom('recruit_ledger as l')
@@ -226,6 +234,7 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
         .where('k.status', '=', 'APPROVED')
         .orderBy('k.correction_id')
         .execute(),
+      loadOtherLines(db, agentId, month),
     ],
   );
 
@@ -295,9 +304,11 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
   }));
   const storedCorrection = formatMoney(settle.correction_total ?? '0');
   const withCorrection = correction.length > 0 || storedCorrection !== '0.00';
+  const storedOther = formatMoney(settle.other_total ?? '0');
+  const withOther = other.any || storedOther !== '0.00';
 
   const total = (values: string[], field: string) => sum(values.map((v) => toDec(v, field)));
-  const agg = calcSettlementWithCorrection(
+  const agg = calcSettlementWithOther(
     {
       recruit: total(
         recruit.map((l) => l.agentAmount),
@@ -327,6 +338,7 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
         correction.map((l) => l.amount),
         'correction',
       ),
+      other: other.total,
     },
     taxRate,
   );
@@ -339,6 +351,7 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
     ['exceptionMinus', formatMoney(agg.exceptionMinus), formatMoney(settle.exception_minus)],
     ['chargeback', formatMoney(agg.chargeback), formatMoney(settle.chargeback_total)],
     ...(withCorrection ? [['correction', formatMoney(agg.correction), storedCorrection] as [string, string, string]] : []),
+    ...(withOther ? [['other', formatMoney(agg.other), storedOther] as [string, string, string]] : []),
     ['gross', formatMoney(agg.gross), formatMoney(settle.gross_amount)],
     ['tax', formatMoney(agg.tax), formatMoney(settle.tax_amount)],
     ['net', formatMoney(agg.net), formatMoney(settle.net_amount)],
@@ -355,7 +368,7 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
     agentName: settle.agent_name,
     settleMonth: month,
     status: settle.status,
-    sections: { recruit, maintain, override, exceptionPlus, exceptionMinus, chargeback, excluded, correction },
+    sections: { recruit, maintain, override, exceptionPlus, exceptionMinus, chargeback, excluded, correction, ...other.sections },
     totals: {
       recruit: explained.recruit!,
       maintain: explained.maintain!,
@@ -368,6 +381,7 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
       tax: explained.tax!,
       net: explained.net!,
       ...(withCorrection && { correction: explained.correction! }),
+      ...(withOther && { other: explained.other! }),
     },
     stored: {
       recruit: stored.recruit!,
@@ -380,8 +394,15 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
       tax: stored.tax!,
       net: stored.net!,
       ...(withCorrection && { correction: stored.correction! }),
+      ...(withOther && { other: stored.other! }),
     },
-    formula: withCorrection ? EXPLAIN_FORMULA_WITH_CORRECTION : EXPLAIN_FORMULA,
+    formula: withOther
+      ? withCorrection
+        ? EXPLAIN_FORMULA_WITH_CORRECTION_AND_OTHER
+        : EXPLAIN_FORMULA_WITH_OTHER
+      : withCorrection
+        ? EXPLAIN_FORMULA_WITH_CORRECTION
+        : EXPLAIN_FORMULA,
     reconciles: mismatches.length === 0,
     mismatches,
   };

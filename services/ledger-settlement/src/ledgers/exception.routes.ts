@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Database, Db } from '@csp/db';
 import { z } from 'zod';
+import { exceptionRegisterReq } from '@csp/field-tables';
 import {
   action,
   AppError,
@@ -11,37 +12,14 @@ import {
   ok,
   perm,
   zId,
-  zMoney,
-  zSettleMonth,
   type ServiceApp,
 } from '@csp/service-kit';
 
 const MENU = 'LEDGER_EXCEPTION';
 const tags = ['Ledger'];
 
-export const exceptionRegisterReq = z
-  .object({
-    agentId: zId,
-    settleMonth: zSettleMonth,
-    exceptionCode: z.string().trim().min(1).max(30),
-    amount: zMoney.refine((v) => !v.startsWith('-') && !/^0*(\.0*)?$/.test(v), 'must be greater than 0'),
-    reason: z.string().trim().min(1).max(1000),
-    contractId: zId.optional(),
-    recurringYn: z.enum(['Y', 'N']).default('N'),
-    recurringUntil: zSettleMonth.optional(),
-  })
-  .superRefine((b, ctx) => {
-    if (b.recurringYn === 'Y' && !b.recurringUntil) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['recurringUntil'],
-        message: 'is required when recurringYn is Y',
-      });
-    }
-    if (b.recurringUntil && b.recurringUntil < b.settleMonth) {
-      ctx.addIssue({ code: 'custom', path: ['recurringUntil'], message: 'must not be before settleMonth' });
-    }
-  });
+// The register body is shared with intake's exception_ledger import (@csp/field-tables).
+export { exceptionRegisterReq };
 
 const rejectReq = z.object({ reason: z.string().trim().min(1).max(1000) });
 const params = z.object({ id: zId });

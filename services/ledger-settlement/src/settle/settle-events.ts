@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '@csp/db';
 import { defineConsumer, EventRefusal, hostEvents, joinTransaction, type ApprovalDecided, type ConsumedEvent, type EventConsumer } from '@csp/events';
 import { isAppError, type ServiceApp } from '@csp/service-kit';
+import { applyPaymentSucceeded } from './payment-events.js';
 import { moveSettlement } from './settle.service.js';
 
 /**
@@ -11,7 +12,8 @@ import { moveSettlement } from './settle.service.js';
  * CANCELLED leave it CALCULATED. Every decision is kept in settle_approval with its reason. A row that can no
  * longer be confirmed (HOLD, PAID, gone) parks the event for an operator; a row already CONFIRMED stays as it
  * is. A running batch of the month is retried (BATCH_RUNNING) until the run has finished.
- * DISPUTE and INCENTIVE decisions are parked until their areas bring their consumers.
+ * DISPUTE and INCENTIVE decisions are parked until their areas bring their consumers. PAYMENT_SUCCEEDED
+ * (payment-tax) is applied by payment-events.ts.
  */
 async function applySettleDecision(trx: Transaction<Database>, event: ConsumedEvent<ApprovalDecided>): Promise<void> {
   const d = event.payload;
@@ -44,6 +46,7 @@ async function applySettleDecision(trx: Transaction<Database>, event: ConsumedEv
 
 export const settleEventConsumer: EventConsumer = defineConsumer('ledger-settlement', {
   APPROVAL_DECIDED: applySettleDecision,
+  PAYMENT_SUCCEEDED: applyPaymentSucceeded,
 });
 
 /** Area entry (src/areas.ts): hosts the relay and this consumer in the service process (EVENTS_ENABLED). */

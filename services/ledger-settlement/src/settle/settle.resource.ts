@@ -38,6 +38,8 @@ export const settleResource = defineResource({
     exceptionPlus: f.money().nullable(false).label('Exception plus'),
     exceptionMinus: f.money().nullable(false).label('Exception minus'),
     chargebackTotal: f.money().nullable(false).label('Chargeback'),
+    correctionTotal: f.money().nullable(false).label('Corrections'),
+    otherTotal: f.money().nullable(false).label('Other commission'),
     grossAmount: f.money().nullable(false).sort().label('Gross'),
     taxAmount: f.money().nullable(false).label('Tax'),
     netAmount: f.money().nullable(false).sort().label('Net'),

@@ -14,7 +14,7 @@ import {
   type ServiceApp,
 } from '@csp/service-kit';
 import { SETTLE_STATUSES, settleResource } from './settle.resource.js';
-import { moveSettlement } from './settle.service.js';
+import { confirmMonth, moveSettlement } from './settle.service.js';
 
 const MENU = 'SETTLE_LIST';
 const tags = ['Settlement'];
@@ -22,6 +22,23 @@ const params = z.object({ id: zId });
 const holdReq = z.object({
   reason: z.string().trim().min(1).max(1000),
   reasonCode: z.string().trim().min(1).max(30).optional(),
+});
+
+const confirmMonthReq = z.object({
+  settleMonth: zSettleMonth,
+  agentIds: z.array(zId).min(1).max(100_000).optional(),
+  orgId: zId.optional(),
+});
+const confirmMonthResp = z.object({
+  settleMonth: z.string(),
+  total: z.number().int(),
+  confirmed: z.number().int(),
+  skippedHold: z.number().int(),
+  skippedDispute: z.number().int(),
+  alreadyConfirmed: z.number().int(),
+  alreadyPaid: z.number().int(),
+  ledgerRows: z.record(z.string(), z.number().int()),
+  approval: z.object({ lines: z.array(z.string()), required: z.boolean(), openRequests: z.number().int() }),
 });
 
 const moneyTotals = z.object({
@@ -119,6 +136,46 @@ export async function registerSettleRoutes(app: ServiceApp): Promise<void> {
   );
 
   registerResource(app, settleResource);
+
+  action(
+    app,
+    '/api/settle/confirm-month',
+    {
+      config: perm(MENU, 'APPROVE'),
+      schema: {
+        tags,
+        summary:
+          'Confirm every CALCULATED settlement of the month (optionally of some agents or of an organization) and its ' +
+          'ledger rows in one transaction; HOLD rows and agents with an open dispute of the month are skipped and counted; ' +
+          'a closed month is B001. SETTLE approval lines do not gate a confirmation (as for the single confirm)',
+        body: confirmMonthReq,
+        response: { 200: envelope(confirmMonthResp) },
+      },
+    },
+    async (request) => {
+      const { settleMonth, agentIds, orgId } = request.body;
+      const result = await confirmMonth(db(), { settleMonth, agentIds, orgId, userId: request.user?.userId ?? null });
+      // One entry for the whole month, with the counts (not one per row).
+      request.changeLog({
+        menuCode: MENU,
+        tableName: 'settle_master',
+        recordId: settleMonth,
+        action: 'APPROVE',
+        after: { operation: 'confirm-month', filter: { agentIds: agentIds ?? null, orgId: orgId ?? null }, ...result },
+      });
+      const lines = result.approval.lines.join(', ');
+      const approvals =
+        result.approval.lines.length === 0
+          ? ''
+          : `; SETTLE approval line(s) ${lines} are optional and were not waited for` +
+            (result.approval.openRequests > 0 ? ` (${result.approval.openRequests} confirmed row(s) had a PENDING approval request)` : '');
+      return ok(
+        result,
+        `${result.confirmed} settlement(s) of ${settleMonth} confirmed; skipped ${result.skippedHold} on HOLD and ` +
+          `${result.skippedDispute} with an open dispute; ${result.alreadyConfirmed} already CONFIRMED, ${result.alreadyPaid} PAID${approvals}`,
+      );
+    },
+  );
 
   for (const step of ['confirm', 'release'] as const) {
     action(

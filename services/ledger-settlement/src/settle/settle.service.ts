@@ -192,3 +192,119 @@ async function followHold(
   }
   return undefined;
 }
+
+export interface ConfirmMonthInput {
+  settleMonth: string;
+  /** only these agents' rows (default: every agent) */
+  agentIds?: number[] | undefined;
+  /** only rows of agents of this organization */
+  orgId?: number | undefined;
+  userId: number | null;
+}
+
+export interface ConfirmMonthResult {
+  settleMonth: string;
+  /** settle rows of the month the filter selects, whatever their status */
+  total: number;
+  confirmed: number;
+  skippedHold: number;
+  /** CALCULATED rows left alone because the agent has an OPEN or IN_REVIEW dispute of the month */
+  skippedDispute: number;
+  alreadyConfirmed: number;
+  alreadyPaid: number;
+  /** table -> ledger rows that followed their settlement (as the single confirm moves them) */
+  ledgerRows: Record<string, number>;
+  approval: {
+    /** active SETTLE approval lines */
+    lines: string[];
+    /** confirming never waits for an approval: a line is used only when someone requests one */
+    required: false;
+    /** confirmed rows that had a PENDING SETTLE approval request (its later decision changes nothing) */
+    openRequests: number;
+  };
+}
+
+const OPEN_DISPUTE = sql`EXISTS (SELECT 1 FROM commission_dispute d
+  WHERE d.agent_id = s.agent_id AND d.settle_month = s.settle_month AND d.status IN ('OPEN', 'IN_REVIEW'))`;
+
+function monthScope(input: ConfirmMonthInput) {
+  const agents = input.agentIds ? sql` AND s.agent_id = ANY(${input.agentIds}::bigint[])` : sql``;
+  const org = input.orgId !== undefined ? sql` AND s.agent_id IN (SELECT a.agent_id FROM agent a WHERE a.org_id = ${input.orgId})` : sql``;
+  return sql`s.settle_month = ${input.settleMonth}${agents}${org}`;
+}
+
+/**
+ * Month-wide confirm: every CALCULATED settle row of the month (in the filter) whose agent has no open
+ * dispute of the month becomes CONFIRMED, and its ledger rows follow exactly as in the single confirm
+ * (LEDGER_MOVES.confirm), in one set-based statement inside one transaction. A CLOSED month is B001 and a
+ * running batch of the month BATCH_RUNNING, as for the single confirm.
+ */
+export async function confirmMonth(db: Db, input: ConfirmMonthInput): Promise<ConfirmMonthResult> {
+  return inTransaction(db, async (trx) => {
+    const month = input.settleMonth;
+    await lockMonthShared(trx, month);
+    await assertMonthOpen(trx, month, 'month-wide confirm');
+    const active = await trx
+      .selectFrom('batch_job_log')
+      .select('job_log_id')
+      .where('step_name', 'is', null)
+      .where('settle_month', '=', month)
+      .where('status', 'in', ['REQUESTED', 'RUNNING'])
+      .executeTakeFirst();
+    if (active) {
+      throw new AppError('BATCH_RUNNING', `Settlement run ${active.job_log_id} of ${month} is in progress; confirm after it has finished`);
+    }
+    const user = sql`${input.userId}::bigint`;
+    const moves = LEDGER_MOVES.confirm;
+    const ledgerCtes = moves.map((m, i) => {
+      const byUser = m.table === 'recruit_ledger' || m.table === 'maintain_ledger' ? sql`, updated_by = ${user}` : sql``;
+      return sql`${sql.id(`l${i}`)} AS (
+        UPDATE ${sql.table(m.table)} AS l SET status = ${m.to}, updated_at = now()${byUser}
+          FROM moved WHERE ${sql.ref(`l.${m.agentColumn}`)} = moved.agent_id AND l.settle_month = ${month}
+           AND l.status IN (${sql.join(m.from)})
+        RETURNING 1)`;
+    });
+    const ledgerCounts = moves.map((_, i) => sql`(SELECT count(*) FROM ${sql.id(`l${i}`)})::int AS ${sql.id(`l${i}`)}`);
+    const { rows } = await sql<Record<string, number>>`
+      WITH moved AS (
+        UPDATE settle_master AS s SET status = 'CONFIRMED', confirmed_by = ${user}, confirmed_at = now(),
+               updated_by = ${user}, updated_at = now(), version = s.version + 1
+         WHERE ${monthScope(input)} AND s.status = 'CALCULATED' AND NOT ${OPEN_DISPUTE}
+        RETURNING s.settle_id, s.agent_id
+      ), ${sql.join(ledgerCtes)}
+      SELECT (SELECT count(*) FROM moved)::int AS confirmed,
+             (SELECT count(*) FROM approval_request r JOIN moved ON r.target_id = moved.settle_id
+               WHERE r.target_type = 'SETTLE' AND r.status = 'PENDING')::int AS open_requests,
+             ${sql.join(ledgerCounts)}`.execute(trx);
+    const moved = rows[0]!;
+    const ledgerRows: Record<string, number> = {};
+    moves.forEach((m, i) => (ledgerRows[m.table] = moved[`l${i}`] ?? 0));
+    // What is left, read after the move in the same transaction.
+    const { rows: left } = await sql<{ total: number; hold: number; disputed: number; confirmed: number; paid: number }>`
+      SELECT count(*)::int AS total,
+             count(*) FILTER (WHERE s.status = 'HOLD')::int AS hold,
+             count(*) FILTER (WHERE s.status = 'CALCULATED' AND ${OPEN_DISPUTE})::int AS disputed,
+             count(*) FILTER (WHERE s.status = 'CONFIRMED')::int AS confirmed,
+             count(*) FILTER (WHERE s.status = 'PAID')::int AS paid
+      FROM settle_master s WHERE ${monthScope(input)}`.execute(trx);
+    const lines = await trx
+      .selectFrom('approval_line')
+      .select('line_code')
+      .where('target_type', '=', 'SETTLE')
+      .where('is_active', '=', true)
+      .orderBy('line_code')
+      .execute();
+    const after = left[0]!;
+    return {
+      settleMonth: month,
+      total: after.total,
+      confirmed: moved.confirmed!,
+      skippedHold: after.hold,
+      skippedDispute: after.disputed,
+      alreadyConfirmed: after.confirmed - moved.confirmed!,
+      alreadyPaid: after.paid,
+      ledgerRows,
+      approval: { lines: lines.map((l) => l.line_code), required: false, openRequests: moved.open_requests! },
+    };
+  });
+}

@@ -1,5 +1,5 @@
 import { defineStep, type Trx } from '@csp/batch';
-import { calcSettlementWithCorrection, DomainError, formatMoney } from '@csp/domain';
+import { calcSettlementWithOther, DomainError, formatMoney } from '@csp/domain';
 import { sql } from 'kysely';
 import { planAgentChunks } from '../calc/agent-chunks.js';
 import { perRun } from '../calc/run-cache.js';
@@ -24,16 +24,74 @@ interface AgentSums {
   chargeback_n: number;
   correction: string;
   correction_n: number;
+  /** other_total: other ledger rows + approved incentives + commission-master adjustments (types counted in gross) */
+  other: string;
+  other_ledger_n: number;
+  incentive_n: number;
+  adjustment_n: number;
 }
 
-async function loadSums(trx: Trx, month: string, from: number, to: number): Promise<AgentSums[]> {
+/**
+ * One statement per agent range: (re)writes the month's commission_master rows (one per agent and type with a
+ * source, adjustments kept; a row without source keeps only an adjustment) of the agents whose settlement is not
+ * locked, and returns the sums of the settle rows. A type counts in other_total when commission_type.is_active
+ * and gross_yn = 'Y' (recruit, maintain and override always count: rule 1.2.4).
+ */
+async function loadSums(trx: Trx, month: string, from: number, to: number, runId: number | null): Promise<AgentSums[]> {
   const { rows } = await sql<AgentSums>`
-    WITH r AS (SELECT agent_id, sum(agent_amount) AS s, count(*) AS n FROM recruit_ledger
-               WHERE settle_month = ${month} AND agent_id BETWEEN ${from} AND ${to} GROUP BY agent_id),
-         m AS (SELECT agent_id, sum(agent_amount) AS s, count(*) AS n FROM maintain_ledger
-               WHERE settle_month = ${month} AND agent_id BETWEEN ${from} AND ${to} GROUP BY agent_id),
-         o AS (SELECT to_agent_id AS agent_id, sum(override_amount) AS s, count(*) AS n FROM override_settle
-               WHERE settle_month = ${month} AND to_agent_id BETWEEN ${from} AND ${to} GROUP BY to_agent_id),
+    WITH src AS (
+           SELECT agent_id, 'RECRUIT'::text AS type, sum(agent_amount) AS s, count(*)::int AS n FROM recruit_ledger
+           WHERE settle_month = ${month} AND agent_id BETWEEN ${from} AND ${to} GROUP BY agent_id
+           UNION ALL
+           SELECT agent_id, 'MAINTAIN', sum(agent_amount), count(*)::int FROM maintain_ledger
+           WHERE settle_month = ${month} AND agent_id BETWEEN ${from} AND ${to} GROUP BY agent_id
+           UNION ALL
+           SELECT to_agent_id, 'OVERRIDE', sum(override_amount), count(*)::int FROM override_settle
+           WHERE settle_month = ${month} AND to_agent_id BETWEEN ${from} AND ${to} GROUP BY to_agent_id
+           UNION ALL
+           SELECT agent_id, commission_type::text, sum(agent_amount), count(*)::int FROM other_commission_ledger
+           WHERE settle_month = ${month} AND agent_id BETWEEN ${from} AND ${to} GROUP BY agent_id, commission_type
+           UNION ALL
+           SELECT agent_id, 'INCENTIVE', sum(amount), count(*)::int FROM incentive_result
+           WHERE settle_month = ${month} AND status = 'APPROVED' AND agent_id BETWEEN ${from} AND ${to} GROUP BY agent_id),
+         locked AS (SELECT agent_id FROM settle_master
+                    WHERE settle_month = ${month} AND agent_id BETWEEN ${from} AND ${to} AND status <> 'CALCULATED'),
+         cm_write AS (
+           INSERT INTO commission_master AS cm (agent_id, settle_month, commission_type, computed_amount, source_table, source_count, run_id)
+           SELECT src.agent_id, ${month}, src.type, src.s, ct.source_table, src.n, ${runId}::bigint
+           FROM src JOIN commission_type ct ON ct.type_code = src.type
+           WHERE NOT EXISTS (SELECT 1 FROM locked l WHERE l.agent_id = src.agent_id)
+           ON CONFLICT (agent_id, settle_month, commission_type) DO UPDATE SET
+             computed_amount = EXCLUDED.computed_amount, source_table = EXCLUDED.source_table,
+             source_count = EXCLUDED.source_count, run_id = EXCLUDED.run_id, version = cm.version + 1, updated_at = now()
+           RETURNING 1),
+         cm_stale AS (
+           SELECT cm.cm_id, cm.adjustment_amount FROM commission_master cm
+           WHERE cm.settle_month = ${month} AND cm.agent_id BETWEEN ${from} AND ${to}
+             AND NOT EXISTS (SELECT 1 FROM src WHERE src.agent_id = cm.agent_id AND src.type = cm.commission_type)
+             AND NOT EXISTS (SELECT 1 FROM locked l WHERE l.agent_id = cm.agent_id)),
+         cm_delete AS (
+           DELETE FROM commission_master cm USING cm_stale x WHERE cm.cm_id = x.cm_id AND x.adjustment_amount = 0 RETURNING 1),
+         cm_zero AS (
+           UPDATE commission_master cm SET computed_amount = 0, source_count = 0, run_id = ${runId}::bigint,
+             version = cm.version + 1, updated_at = now()
+           FROM cm_stale x WHERE cm.cm_id = x.cm_id AND x.adjustment_amount <> 0
+             AND (cm.computed_amount <> 0 OR cm.source_count <> 0)
+           RETURNING 1),
+         t AS (SELECT type_code, (is_active AND gross_yn = 'Y') AS counted FROM commission_type),
+         p AS (SELECT src.agent_id,
+                      sum(src.s) FILTER (WHERE src.type = 'RECRUIT') AS recruit, sum(src.n) FILTER (WHERE src.type = 'RECRUIT') AS recruit_n,
+                      sum(src.s) FILTER (WHERE src.type = 'MAINTAIN') AS maintain, sum(src.n) FILTER (WHERE src.type = 'MAINTAIN') AS maintain_n,
+                      sum(src.s) FILTER (WHERE src.type = 'OVERRIDE') AS override, sum(src.n) FILTER (WHERE src.type = 'OVERRIDE') AS override_n,
+                      sum(src.s) FILTER (WHERE src.type NOT IN ('RECRUIT', 'MAINTAIN', 'OVERRIDE', 'INCENTIVE') AND t.counted) AS other_ledger,
+                      sum(src.n) FILTER (WHERE src.type NOT IN ('RECRUIT', 'MAINTAIN', 'OVERRIDE', 'INCENTIVE') AND t.counted) AS other_ledger_n,
+                      sum(src.s) FILTER (WHERE src.type = 'INCENTIVE' AND t.counted) AS incentive,
+                      sum(src.n) FILTER (WHERE src.type = 'INCENTIVE' AND t.counted) AS incentive_n
+               FROM src LEFT JOIN t ON t.type_code = src.type GROUP BY src.agent_id),
+         adj AS (SELECT cm.agent_id, sum(cm.adjustment_amount) AS s, count(*) AS n
+                 FROM commission_master cm JOIN t ON t.type_code = cm.commission_type AND t.counted
+                 WHERE cm.settle_month = ${month} AND cm.agent_id BETWEEN ${from} AND ${to} AND cm.adjustment_amount <> 0
+                 GROUP BY cm.agent_id),
          e AS (SELECT agent_id,
                       sum(amount) FILTER (WHERE direction = 'PLUS') AS plus, count(*) FILTER (WHERE direction = 'PLUS') AS plus_n,
                       sum(amount) FILTER (WHERE direction = 'MINUS') AS minus, count(*) FILTER (WHERE direction = 'MINUS') AS minus_n
@@ -49,23 +107,25 @@ async function loadSums(trx: Trx, month: string, from: number, to: number): Prom
                GROUP BY agent_id),
          sm AS (SELECT agent_id FROM settle_master WHERE settle_month = ${month} AND agent_id BETWEEN ${from} AND ${to})
     SELECT a.agent_id, a.status AS agent_status, (sm.agent_id IS NOT NULL) AS has_settle,
-           coalesce(r.s, 0)::text AS recruit, coalesce(r.n, 0)::int AS recruit_n,
-           coalesce(m.s, 0)::text AS maintain, coalesce(m.n, 0)::int AS maintain_n,
-           coalesce(o.s, 0)::text AS override, coalesce(o.n, 0)::int AS override_n,
+           coalesce(p.recruit, 0)::text AS recruit, coalesce(p.recruit_n, 0)::int AS recruit_n,
+           coalesce(p.maintain, 0)::text AS maintain, coalesce(p.maintain_n, 0)::int AS maintain_n,
+           coalesce(p.override, 0)::text AS override, coalesce(p.override_n, 0)::int AS override_n,
            coalesce(e.plus, 0)::text AS plus, coalesce(e.plus_n, 0)::int AS plus_n,
            coalesce(e.minus, 0)::text AS minus, coalesce(e.minus_n, 0)::int AS minus_n,
            coalesce(c.s, 0)::text AS chargeback, coalesce(c.n, 0)::int AS chargeback_n,
-           coalesce(k.s, 0)::text AS correction, coalesce(k.n, 0)::int AS correction_n
+           coalesce(k.s, 0)::text AS correction, coalesce(k.n, 0)::int AS correction_n,
+           (coalesce(p.other_ledger, 0) + coalesce(p.incentive, 0) + coalesce(adj.s, 0))::text AS other,
+           coalesce(p.other_ledger_n, 0)::int AS other_ledger_n, coalesce(p.incentive_n, 0)::int AS incentive_n,
+           coalesce(adj.n, 0)::int AS adjustment_n
     FROM agent a
-    LEFT JOIN r ON r.agent_id = a.agent_id
-    LEFT JOIN m ON m.agent_id = a.agent_id
-    LEFT JOIN o ON o.agent_id = a.agent_id
+    LEFT JOIN p ON p.agent_id = a.agent_id
+    LEFT JOIN adj ON adj.agent_id = a.agent_id
     LEFT JOIN e ON e.agent_id = a.agent_id
     LEFT JOIN c ON c.agent_id = a.agent_id
     LEFT JOIN k ON k.agent_id = a.agent_id
     LEFT JOIN sm ON sm.agent_id = a.agent_id
     WHERE a.agent_id BETWEEN ${from} AND ${to}
-      AND (a.status = 'ACTIVE' OR r.n IS NOT NULL OR m.n IS NOT NULL OR o.n IS NOT NULL OR e.agent_id IS NOT NULL
+      AND (a.status = 'ACTIVE' OR p.agent_id IS NOT NULL OR adj.agent_id IS NOT NULL OR e.agent_id IS NOT NULL
            OR c.n IS NOT NULL OR k.n IS NOT NULL OR sm.agent_id IS NOT NULL)
     ORDER BY a.agent_id`.execute(trx);
   return rows;
@@ -80,6 +140,7 @@ interface SettleRow {
   override: string;
   chargeback: string;
   correction: string;
+  other: string;
   gross: string;
   tax: string;
   net: string;
@@ -87,7 +148,7 @@ interface SettleRow {
 }
 
 function settleRowOf(runId: number | null, taxRate: string, s: AgentSums): SettleRow {
-  const a = calcSettlementWithCorrection(
+  const a = calcSettlementWithOther(
     {
       recruit: s.recruit,
       maintain: s.maintain,
@@ -96,6 +157,7 @@ function settleRowOf(runId: number | null, taxRate: string, s: AgentSums): Settl
       exceptionMinus: s.minus,
       chargeback: s.chargeback,
       correction: s.correction,
+      other: s.other,
     },
     taxRate,
   );
@@ -108,6 +170,7 @@ function settleRowOf(runId: number | null, taxRate: string, s: AgentSums): Settl
     override: formatMoney(a.override),
     chargeback: formatMoney(a.chargeback),
     correction: formatMoney(a.correction),
+    other: formatMoney(a.other),
     gross: formatMoney(a.gross),
     tax: formatMoney(a.tax),
     net: formatMoney(a.net),
@@ -124,6 +187,10 @@ function settleRowOf(runId: number | null, taxRate: string, s: AgentSums): Settl
         chargeback: s.chargeback_n,
         // settlement corrections (V080); absent when none, so rows without corrections keep their shape
         ...(s.correction_n > 0 && { correction: s.correction_n }),
+        // other commission types (V090); absent when none, for the same reason
+        ...(s.other_ledger_n > 0 && { otherLedger: s.other_ledger_n }),
+        ...(s.incentive_n > 0 && { incentive: s.incentive_n }),
+        ...(s.adjustment_n > 0 && { adjustment: s.adjustment_n }),
       },
     }),
   };
@@ -138,18 +205,19 @@ async function upsertSettleRows(
   const col = <K extends keyof SettleRow>(k: K) => rows.map((r) => r[k]);
   const { rows: written } = await sql<{ settle_id: number }>`
     INSERT INTO settle_master AS t (agent_id, recruit_total, maintain_total, exception_plus, exception_minus,
-      override_total, chargeback_total, correction_total, gross_amount, tax_amount, net_amount, calc_basis,
+      override_total, chargeback_total, correction_total, other_total, gross_amount, tax_amount, net_amount, calc_basis,
       settle_month, run_id, status, calc_date)
     SELECT u.*, ${target.settleMonth}::char(6), ${target.runId}::bigint, 'CALCULATED', now() FROM unnest(
       ${col('agentId')}::bigint[], ${col('recruit')}::numeric[], ${col('maintain')}::numeric[],
       ${col('exceptionPlus')}::numeric[], ${col('exceptionMinus')}::numeric[], ${col('override')}::numeric[],
-      ${col('chargeback')}::numeric[], ${col('correction')}::numeric[], ${col('gross')}::numeric[], ${col('tax')}::numeric[], ${col('net')}::numeric[],
+      ${col('chargeback')}::numeric[], ${col('correction')}::numeric[], ${col('other')}::numeric[],
+      ${col('gross')}::numeric[], ${col('tax')}::numeric[], ${col('net')}::numeric[],
       ${col('calcBasis')}::jsonb[]) AS u
     ON CONFLICT (agent_id, settle_month) DO UPDATE SET
       recruit_total = EXCLUDED.recruit_total, maintain_total = EXCLUDED.maintain_total,
       exception_plus = EXCLUDED.exception_plus, exception_minus = EXCLUDED.exception_minus,
       override_total = EXCLUDED.override_total, chargeback_total = EXCLUDED.chargeback_total,
-      correction_total = EXCLUDED.correction_total,
+      correction_total = EXCLUDED.correction_total, other_total = EXCLUDED.other_total,
       gross_amount = EXCLUDED.gross_amount, tax_amount = EXCLUDED.tax_amount, net_amount = EXCLUDED.net_amount,
       calc_basis = EXCLUDED.calc_basis, run_id = EXCLUDED.run_id, calc_date = EXCLUDED.calc_date,
       version = t.version + 1, updated_at = now()
@@ -166,7 +234,7 @@ export const aggregate = defineStep({
     const config = await perRun(ctx, 'settlement-config', () => loadSettlementConfig(ctx.db));
     return ctx.chunkTransaction(async (trx) => {
       const month = ctx.settleMonth;
-      const sums = await loadSums(trx, month, chunk.from, chunk.to);
+      const sums = await loadSums(trx, month, chunk.from, chunk.to, ctx.runId);
       const counts = { total: sums.length, success: 0, error: 0, skipped: 0 };
       const rows: SettleRow[] = [];
       for (const s of sums) {
@@ -207,7 +275,7 @@ export async function refreshSettleRow(trx: Trx, settleMonth: string, agentId: n
     .executeTakeFirst();
   if (!existing || existing.status !== 'CALCULATED') return false;
   const config = await loadSettlementConfig(trx);
-  const sums = await loadSums(trx, settleMonth, agentId, agentId);
+  const sums = await loadSums(trx, settleMonth, agentId, agentId, existing.run_id);
   const rows = sums.map((s) => settleRowOf(existing.run_id, config.taxRate, s));
   return (await upsertSettleRows(trx, { settleMonth, runId: existing.run_id }, rows)) > 0;
 }

@@ -1,6 +1,7 @@
-import { defineResource, f, zDate } from '@csp/service-kit';
+import { defineResource, zDate } from '@csp/service-kit';
+import { commissionRateFields } from '@csp/field-tables';
 import { filters, trxOf } from '../common/resource-helpers.js';
-import { checkHalfOpenPeriod, nonNegative, requireReference, validOn } from '../common/rules.js';
+import { checkHalfOpenPeriod, requireReference, validOn } from '../common/rules.js';
 
 export const MENU_COMMISSION = 'RULE_COMMISSION';
 
@@ -21,24 +22,7 @@ export const commissionRateResource = defineResource({
       .selectFrom('commission_rate as cr')
       .leftJoin('product as p', 'p.product_id', 'cr.product_id')
       .leftJoin('insurance_company as ic', 'ic.company_id', 'p.company_id'),
-  fields: {
-    rateId: f.id().label('Rate ID'),
-    productId: f.ref().required().sort().filter().label('Product ID'),
-    productCode: f.joined('p.product_code', 'text').search().label('Product code'),
-    productName: f.joined('p.product_name', 'text').search().label('Product').export({ width: 30 }),
-    companyCode: f.joined('ic.company_code', 'text').filter().label('Company'),
-    commissionYear: f.int({ min: 1, max: 99 }).required().sort().filter().label('Commission year'),
-    ratePct: f.rate().required().refine(nonNegative).sort().label('Rate (%)'),
-    payMethodCond: f.text({ max: 30 }).save().label('Pay method'),
-    minPremium: f.money().save().refine(nonNegative).label('Min premium'),
-    effectiveFrom: f.date().required().sort().label('Effective from'),
-    effectiveTo: f.date().save().label('Effective to'),
-    version: f.version().sort().label('Version'),
-    createdAt: f.createdAt().export(false),
-    updatedAt: f.updatedAt().export(false),
-    createdBy: f.createdBy().hidden(),
-    updatedBy: f.updatedBy().hidden(),
-  },
+  fields: commissionRateFields,
   defaultSort: 'rateId',
   dateFilter: 'effectiveFrom',
   filters: filters({

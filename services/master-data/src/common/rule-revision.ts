@@ -7,7 +7,14 @@ import type { Db } from '@csp/db';
 /** A revisable rule table (half-open validity + version). */
 export interface RevisableRule {
   label: string;
-  table: 'commission_rate' | 'payout_rule';
+  table:
+    | 'commission_rate'
+    | 'payout_rule'
+    | 'collection_rule'
+    | 'renewal_rule'
+    | 'reinstatement_rule'
+    | 'persistency_rule'
+    | 'appointment_rule';
   idColumn: 'rate_id' | 'rule_id';
   menu: string;
 }

@@ -6,8 +6,8 @@ import type { Db, ProductCategory } from '@csp/db';
 // Pieces the rule areas share: sign checks of money/rate fields, validity periods and the product
 // category of limits, grades and ratios.
 
-/** `.refine(nonNegative)` of a money or rate field. */
-export const nonNegative = <T extends z.ZodType>(schema: T): T => schema.refine((v) => !String(v).startsWith('-'), 'must not be negative');
+/** `.refine(nonNegative)` of a money or rate field (shared with the field tables of @csp/field-tables). */
+export { nonNegative } from '@csp/field-tables';
 /** `.refine(positive)` of a rate field. */
 export const positive = <T extends z.ZodType>(schema: T): T =>
   schema.refine((v) => !String(v).startsWith('-') && /[1-9]/.test(String(v)), 'must be positive');

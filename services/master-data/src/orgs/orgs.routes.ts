@@ -8,12 +8,15 @@ const tags = ['Organization'];
 
 const treeFields = orgResource.schemas.response.omit({ parentOrgName: true, createdAt: true, updatedAt: true, createdBy: true });
 type OrgTreeNode = z.infer<typeof treeFields> & { children: OrgTreeNode[] };
-const orgTreeNode: z.ZodType<OrgTreeNode> = z.object({
-  ...treeFields.shape,
-  get children() {
-    return z.array(orgTreeNode);
-  },
-});
+/** A named OpenAPI component (`.meta({ id })`), so that the recursive `children` refer to it by name. */
+const orgTreeNode: z.ZodType<OrgTreeNode> = z
+  .object({
+    ...treeFields.shape,
+    get children() {
+      return z.array(orgTreeNode);
+    },
+  })
+  .meta({ id: 'OrgTreeNode' });
 
 export async function registerOrgRoutes(app: ServiceApp): Promise<void> {
   registerResource(app, orgResource);

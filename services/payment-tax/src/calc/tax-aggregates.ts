@@ -99,7 +99,8 @@ export async function aggregateWithholding(trx: PaymentTaxDb, quarter: string, r
 
 /**
  * Step 12: one vat_report row per quarter: total_sales = amounts paid to TAXABLE agents, total_vat_payable =
- * their VAT, tax_invoice_count = payments with VAT > 0, total_purchase = 0. A COMPLETED row is never changed.
+ * their VAT, tax_invoice_count = tax_invoice rows ISSUED for the quarter's settle months (a CANCELLED invoice
+ * does not count), total_purchase = 0. A COMPLETED row is never changed.
  */
 export async function aggregateVat(trx: PaymentTaxDb, quarter: string, runId: number | null): Promise<ReportCounts> {
   const months = monthsOfQuarter(quarter);
@@ -109,7 +110,7 @@ export async function aggregateVat(trx: PaymentTaxDb, quarter: string, runId: nu
            coalesce(sum(p.amount) FILTER (WHERE a.vat_type = 'TAXABLE'), 0),
            0,
            coalesce(sum(p.vat_amount), 0),
-           count(*) FILTER (WHERE p.vat_amount > 0),
+           (SELECT count(*) FROM tax_invoice t WHERE t.settle_month = ANY(${months}::bpchar[]) AND t.status = 'ISSUED'),
            ${runId}::bigint
     FROM payment p
     JOIN agent a ON a.agent_id = p.agent_id

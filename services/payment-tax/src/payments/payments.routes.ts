@@ -172,7 +172,7 @@ export async function paymentRoutes(app: ServiceApp): Promise<void> {
       schema: {
         tags,
         summary:
-          'Status update {status}: SENT -> SUCCESS (the settlement becomes PAID) or FAIL (the settlement stays ' +
+          'Status update {status}: SENT -> SUCCESS (the settlement becomes PAID through the PAYMENT_SUCCEEDED event) or FAIL (the settlement stays ' +
           'CONFIRMED and its deductions PENDING, to be paid again); any other move is B001',
         params,
         body: statusBody,
@@ -187,7 +187,7 @@ export async function paymentRoutes(app: ServiceApp): Promise<void> {
         recordId: request.params.id,
         action: 'UPDATE',
         before: result.before,
-        after: { ...result.after, settlePaid: result.settlePaid, deductionsReleased: result.deductionsReleased },
+        after: { ...result.after, paidEventId: result.paidEventId, deductionsReleased: result.deductionsReleased },
       });
       return ok();
     },

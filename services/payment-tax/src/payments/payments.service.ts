@@ -1,4 +1,5 @@
 import { applyDeductions, formatMoney, shiftSettleMonth, sum, type Dec } from '@csp/domain';
+import { writeContractEvent } from '@csp/events';
 import { AppError, notFound, type FieldCipher } from '@csp/service-kit';
 import { sql } from 'kysely';
 import { paymentTaxOf } from '../calc/payment-tax.js';
@@ -225,8 +226,9 @@ export class PaymentService {
   }
 
   /**
-   * Status update (DECISIONS): SENT -> SUCCESS moves the settlement to PAID; SENT -> FAIL keeps it
-   * CONFIRMED so it can be paid again, and the deductions applied to the failed payment go back to
+   * Status update (DECISIONS): SENT -> SUCCESS writes PAYMENT_SUCCEEDED to the outbox in this transaction;
+   * ledger-settlement, which owns the settlement, moves it to PAID when it applies the event. SENT -> FAIL
+   * keeps it CONFIRMED so it can be paid again, and the deductions applied to the failed payment go back to
    * PENDING for the next payment. Any other move is B001.
    */
   async updateStatus(
@@ -260,17 +262,20 @@ export class PaymentService {
         .where('payment_id', '=', paymentId)
         .returningAll()
         .executeTakeFirstOrThrow();
-      let settlePaid = false;
+      let paidEventId: number | null = null;
       let deductionsReleased = 0;
       if (to === 'SUCCESS' && before.settle_id !== null) {
-        // The settlement's own state moves with its payment (shared database; see README "Cross-service writes").
-        const paid = await trx
-          .updateTable('settle_master')
-          .set({ status: 'PAID', updated_at: new Date(), updated_by: userId, version: sql`version + 1` })
-          .where('settle_id', '=', before.settle_id)
-          .where('status', '<>', 'PAID')
-          .executeTakeFirst();
-        settlePaid = Number(paid.numUpdatedRows) > 0;
+        // The settlement is ledger-settlement's: it learns of the success through the outbox (exactly once).
+        paidEventId = await writeContractEvent(trx, 'PAYMENT_SUCCEEDED', {
+          paymentId: Number(after.payment_id),
+          settleId: Number(before.settle_id),
+          agentId: Number(after.agent_id),
+          settleMonth: after.settle_month,
+          amount: after.amount,
+          resultCode: after.result_code,
+          paidBy: userId,
+          paidAt: after.updated_at.toISOString(),
+        });
       }
       if (to === 'FAIL') {
         const released = await sql`
@@ -280,7 +285,7 @@ export class PaymentService {
           WHERE x.payment_id = ${paymentId} AND x.deduction_id = d.deduction_id AND d.status = 'APPLIED'`.execute(trx);
         deductionsReleased = Number(released.numAffectedRows ?? 0);
       }
-      return { before, after, settlePaid, deductionsReleased };
+      return { before, after, paidEventId, deductionsReleased };
     });
   }
 }

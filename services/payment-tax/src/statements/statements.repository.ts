@@ -27,7 +27,7 @@ export interface StatementFigures {
   deduction: string;
   net: string;
   paymentCount: number;
-  /** Gross minus the explained lines (corrections, other commission types): shown as its own line when not 0. */
+  /** Gross minus the explained lines (settlement corrections): shown as its own line when not 0. */
   adjustment: string;
 }
 
@@ -47,7 +47,9 @@ export interface StatementData {
 
 /**
  * The lines that make up each agent's gross, read from the tables behind ledger-settlement's explain
- * (recruit and maintain ledgers, override_settle, approved exceptions, chargebacks due) with the same
+ * (recruit and maintain ledgers, override_settle, approved exceptions, chargebacks due, and the other
+ * commission types counted in gross: one line per other_commission_ledger row and approved incentive,
+ * sectioned by the type's name in its sort order, then commission-master adjustments) with the same
  * selection; amounts signed as they count in gross.
  */
 function monthlyLines(month: string, agentIds: number[]) {
@@ -81,6 +83,30 @@ function monthlyLines(month: string, agentIds: number[]) {
              -c.cb_amount
       FROM chargeback c LEFT JOIN contract ct ON ct.contract_id = c.contract_id
       WHERE c.settle_month = ${month} AND c.agent_id = ANY(${agentIds}::bigint[]) AND c.status <> 'CANCELLED'
+      UNION ALL
+      SELECT o.agent_id, 5 + t.sort_order, o.ledger_id, t.type_name,
+             coalesce(concat_ws(' ', o.policy_no, o.product_code), ''),
+             CASE o.commission_type
+               WHEN 'APPOINTMENT' THEN 'month ' || o.milestone_month || ' after joining'
+               WHEN 'PERSISTENCY' THEN 'month ' || o.milestone_month || ', recruit commission ' || o.base_amount || ' x ' || o.rate_pct || '%'
+               ELSE 'year ' || o.commission_year || ', base ' || o.base_amount || ' x ' || o.rate_pct || '%'
+             END,
+             o.agent_amount
+      FROM other_commission_ledger o
+      JOIN commission_type t ON t.type_code = o.commission_type AND t.is_active AND t.gross_yn = 'Y'
+      WHERE o.settle_month = ${month} AND o.agent_id = ANY(${agentIds}::bigint[])
+      UNION ALL
+      SELECT r.agent_id, 5 + t.sort_order, r.result_id, t.type_name, coalesce(ip.program_name, 'program ' || r.program_id),
+             'measured ' || r.measured_value || ', tier ' || r.tier_no, r.amount
+      FROM incentive_result r
+      JOIN commission_type t ON t.type_code = 'INCENTIVE' AND t.is_active AND t.gross_yn = 'Y'
+      LEFT JOIN incentive_program ip ON ip.program_id = r.program_id
+      WHERE r.settle_month = ${month} AND r.status = 'APPROVED' AND r.agent_id = ANY(${agentIds}::bigint[])
+      UNION ALL
+      SELECT cm.agent_id, 1000, cm.cm_id, 'Commission adjustment', t.type_name, coalesce(cm.adjust_reason, ''), cm.adjustment_amount
+      FROM commission_master cm
+      JOIN commission_type t ON t.type_code = cm.commission_type AND t.is_active AND t.gross_yn = 'Y'
+      WHERE cm.settle_month = ${month} AND cm.adjustment_amount <> 0 AND cm.agent_id = ANY(${agentIds}::bigint[])
     ) x
     ORDER BY x.agent_id, x.ord, x.line_id`;
 }
@@ -118,7 +144,16 @@ export class StatementRepository {
           + (SELECT coalesce(sum(os.override_amount), 0) FROM override_settle os WHERE os.settle_month = ${from} AND os.to_agent_id = f.agent_id)
           + (SELECT coalesce(sum(CASE WHEN e.direction = 'MINUS' THEN -e.amount ELSE e.amount END), 0) FROM exception_ledger e
               WHERE e.settle_month = ${from} AND e.agent_id = f.agent_id AND e.approve_status = 'APPROVED' AND e.status <> 'CANCELLED')
-          - (SELECT coalesce(sum(c.cb_amount), 0) FROM chargeback c WHERE c.settle_month = ${from} AND c.agent_id = f.agent_id AND c.status <> 'CANCELLED')`
+          - (SELECT coalesce(sum(c.cb_amount), 0) FROM chargeback c WHERE c.settle_month = ${from} AND c.agent_id = f.agent_id AND c.status <> 'CANCELLED')
+          + (SELECT coalesce(sum(o.agent_amount), 0) FROM other_commission_ledger o
+              JOIN commission_type t ON t.type_code = o.commission_type AND t.is_active AND t.gross_yn = 'Y'
+              WHERE o.settle_month = ${from} AND o.agent_id = f.agent_id)
+          + (SELECT coalesce(sum(r.amount), 0) FROM incentive_result r
+              JOIN commission_type t ON t.type_code = 'INCENTIVE' AND t.is_active AND t.gross_yn = 'Y'
+              WHERE r.settle_month = ${from} AND r.agent_id = f.agent_id AND r.status = 'APPROVED')
+          + (SELECT coalesce(sum(cm.adjustment_amount), 0) FROM commission_master cm
+              JOIN commission_type t ON t.type_code = cm.commission_type AND t.is_active AND t.gross_yn = 'Y'
+              WHERE cm.settle_month = ${from} AND cm.agent_id = f.agent_id)`
       : sql`f.gross`;
     const { rows: figures } = await sql<{
       agent_id: number;

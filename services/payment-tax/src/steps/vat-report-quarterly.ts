@@ -6,7 +6,7 @@ import { paymentTaxDb } from '../db.js';
 /**
  * Step 12 (last month of a quarter): one vat_report row per quarter over the payments of its three
  * settle months (status not FAIL): total_sales = amounts paid to agents whose vat_type is TAXABLE,
- * total_vat_payable = sum of vat_amount, tax_invoice_count = payments with vat_amount > 0,
+ * total_vat_payable = sum of vat_amount, tax_invoice_count = tax invoices ISSUED for the quarter's months,
  * total_purchase = 0 (input VAT is not modelled yet). A COMPLETED row is never changed (skipped).
  * Counts are report rows (1).
  */

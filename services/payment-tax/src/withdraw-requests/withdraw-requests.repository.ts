@@ -11,13 +11,15 @@ export interface Balance {
 
 /**
  * An agent's balance for withdraw requests, in SQL (money never in JS numbers): the net of its CONFIRMED
- * settle rows (PAID ones are paid) minus its withdraws that are open (REQUESTED, APPROVED) or SENT and not yet
+ * settle rows without a SUCCESS payment (PAID ones are paid) minus its withdraws that are open (REQUESTED, APPROVED) or SENT and not yet
  * taken back by a successful payment (the ADVANCE deduction they were booked into).
  */
 export async function balanceOf(db: PaymentTaxDb, agentId: number, amount = '0'): Promise<Balance> {
   const { rows } = await sql<{ confirmed: string; outstanding: string }>`
     SELECT
-      (SELECT coalesce(sum(s.net_amount), 0) FROM settle_master s WHERE s.agent_id = ${agentId} AND s.status = 'CONFIRMED') AS confirmed,
+      (SELECT coalesce(sum(s.net_amount), 0) FROM settle_master s WHERE s.agent_id = ${agentId} AND s.status = 'CONFIRMED'
+          -- paid already: its PAYMENT_SUCCEEDED event may not have reached ledger-settlement yet
+          AND NOT EXISTS (SELECT 1 FROM payment p WHERE p.settle_id = s.settle_id AND p.status = 'SUCCESS')) AS confirmed,
       (SELECT coalesce(sum(w.amount), 0) FROM withdraw_request w
         WHERE w.agent_id = ${agentId}
           AND (w.status IN ('REQUESTED', 'APPROVED')

@@ -20,7 +20,7 @@ export function saveFields(resource: ResourceMeta): FieldMeta[] {
 }
 
 /** The control of one field; Form.Item hands it id, value and onChange, passed on untouched. */
-function FieldInput({ field, ...common }: { field: FieldMeta } & Record<string, unknown>) {
+export function FieldInput({ field, ...common }: { field: FieldMeta } & Record<string, unknown>) {
   const codes = useCodeOptions(field.enumValues?.length ? null : field.codeGroup);
   switch (field.kind) {
     case 'bool':

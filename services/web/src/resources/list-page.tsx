@@ -76,7 +76,8 @@ export function ResourceList({
   }));
 
   if (rowActions) {
-    columns.push({ key: '__actions', title: t('common.actions'), render: (_: unknown, row: Row) => rowActions(resource, row) });
+    // Kept in view at the right edge of a wide (scrolled) table.
+    columns.push({ key: '__actions', title: t('common.actions'), fixed: 'right', render: (_: unknown, row: Row) => rowActions(resource, row) });
   }
 
   const onChange: TableProps<Row>['onChange'] = (pagination, _filters, sorter) => {

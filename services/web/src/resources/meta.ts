@@ -73,7 +73,8 @@ export function idField(resource: ResourceMeta): FieldMeta | undefined {
 }
 
 export function fieldLabel(field: FieldMeta): string {
-  if (field.label) return field.label;
+  // A field without a label of its own comes with its key as the label: worded here instead.
+  if (field.label && field.label !== field.key) return field.label;
   const words = field.key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -9,6 +9,7 @@ import { ErrorNotice } from './error-notice.js';
 import { ResourceForm } from './form-page.js';
 import { ResourceList } from './list-page.js';
 import { useResourceMeta, type ResourceMeta } from './meta.js';
+import { resourceTitles } from './resource-title.js';
 
 /** A tab key that is a valid id fragment (antd builds element ids from it). */
 function tabKey(resource: ResourceMeta): string {
@@ -35,9 +36,14 @@ export interface ResourcePageProps {
   above?: (resource: ResourceMeta) => ReactNode;
   /** Extra actions per row of a list (downloads, state changes). */
   rowActions?: (resource: ResourceMeta, row: Record<string, unknown>) => ReactNode;
+  /** Which resources' lists get the `rowActions` column (default: all). */
+  actionsOn?: (resource: ResourceMeta) => boolean;
+  /** A hand-written list in place of the generic one for some resources (undefined: the generic list). */
+  listOf?: (resource: ResourceMeta, page: PageMenu) => ReactNode | undefined;
 }
 
-export default function ResourcePage({ above, rowActions }: ResourcePageProps = {}) {
+export default function ResourcePage({ above, rowActions, actionsOn, listOf }: ResourcePageProps = {}) {
+  const { menuName } = useI18n();
   const page = useCurrentPage();
   const meta = useResourceMeta();
   const location = useLocation();
@@ -59,16 +65,20 @@ export default function ResourcePage({ above, rowActions }: ResourcePageProps = 
   const chosen: ResourceMeta = resources.find((r) => tabKey(r) === params.get('resource')) ?? resources[0]!;
   const rest = location.pathname.replace(/^\/+|\/+$/g, '').slice(page.path.length).split('/').filter(Boolean).map(decodeURIComponent);
 
+  const titles = resourceTitles(resources, page.path, menuName(page.node.menuCode, page.node.menuName));
+  const listFor = (r: ResourceMeta) =>
+    listOf?.(r, page) ?? <ResourceList resource={r} page={page} rowActions={actionsOn && !actionsOn(r) ? undefined : rowActions} />;
+
   let body;
   if (rest.length === 0) {
     body =
       resources.length === 1 ? (
-        <ResourceList resource={chosen} page={page} rowActions={rowActions} />
+        listFor(chosen)
       ) : (
         <Tabs
           activeKey={tabKey(chosen)}
           onChange={(key) => setParams({ resource: key })}
-          items={resources.map((r) => ({ key: tabKey(r), label: r.name, children: r === chosen ? <ResourceList resource={r} page={page} rowActions={rowActions} /> : null }))}
+          items={resources.map((r) => ({ key: tabKey(r), label: titles.get(r), children: r === chosen ? listFor(r) : null }))}
         />
       );
   } else if (rest.length === 1 && rest[0] === 'new') body = <ResourceForm resource={chosen} page={page} />;

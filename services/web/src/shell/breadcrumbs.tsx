@@ -16,6 +16,8 @@ export function Breadcrumbs({ page }: { page: PageMenu | undefined }) {
     items.push({ title: rest.length ? <Link to={`/${page.path}`}>{name}</Link> : name });
     if (rest[0] === 'new') items.push({ title: t('common.create') });
     else if (rest[rest.length - 1] === 'edit') items.push({ title: t('common.edit') });
+    else if (rest[0] === 'wizard') items.push({ title: t('mapping.wizard') });
+    else if (rest[rest.length - 1] === 'permissions') items.push({ title: `${t('roles.permissions')} ${rest[0] ?? ''}` });
     else if (rest.length) items.push({ title: `${t('common.detail')} ${rest.join(' / ')}` });
   }
   return <Breadcrumb className="app-breadcrumbs" items={items} />;

@@ -2,24 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useLocation } from 'react-router';
 import { api } from '../api/client.js';
+import type { components } from '../api/schema';
 import { unwrap } from '../api/envelope.js';
 import { useAuth } from '../auth/auth.js';
 
-export type PermCode = 'READ' | 'CREATE' | 'UPDATE' | 'DELETE' | 'APPROVE' | 'EXPORT' | 'PRINT' | 'EXECUTE';
-
-export interface MenuNode {
-  menuId: number;
-  parentMenuId: number | null;
-  menuCode: string;
-  menuName: string;
-  menuType: string;
-  menuPath: string | null;
-  menuIcon: string | null;
-  sortOrder: number;
-  isVisible: boolean;
-  permissions: PermCode[];
-  children: MenuNode[];
-}
+/** The menu tree node of `/api/menus/my`, as the OpenAPI document names it (a recursive component). */
+export type MenuNode = components['schemas']['MyMenuNode'];
+export type PermCode = MenuNode['permissions'][number];
 
 /** A page the user may open, with its directory chain (for breadcrumbs). */
 export interface PageMenu {

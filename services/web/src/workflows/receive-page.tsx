@@ -12,6 +12,7 @@ import { ErrorNotice } from '../resources/error-notice.js';
 import { formatDecimal } from '../resources/field-value.js';
 import ResourcePage from '../resources/resource-page.js';
 import { useGrant } from '../shell/menus.js';
+import { ParseErrorWorkbench } from './intake/parse-error-workbench.js';
 
 interface Carrier {
   companyCode: string;
@@ -172,7 +173,10 @@ function ReceivePanel() {
   );
 }
 
-/** Received data: upload and per-carrier status by hand, then the generic lists of files and parse errors. */
+/**
+ * Received data: upload and per-carrier status by hand, the parse-error workbench, then the generic
+ * lists of files and raw rows.
+ */
 export default function ReceivePage() {
-  return <ResourcePage above={() => <ReceivePanel />} />;
+  return <ResourcePage above={() => <ReceivePanel />} listOf={(resource) => (resource.path === '/api/receive/errors' ? <ParseErrorWorkbench /> : undefined)} />;
 }

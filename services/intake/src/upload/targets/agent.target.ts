@@ -1,99 +1,100 @@
-import { z } from 'zod';
 import type { Insertable } from 'kysely';
 import { TAX_TYPES, VAT_TYPES, type AgentTable } from '@csp/db';
-import { cachedLookup, rejected, type ImportContext, type ImportTarget, type Prepared } from './target.js';
-import { date, id, oneOf, text } from './cells.js';
+import { agentFields } from '@csp/field-tables';
+import {
+  cachedLookup,
+  rejected,
+  type ImportContext,
+  type ImportTarget,
+  type Prepared,
+  type TargetField,
+} from './target.js';
+import { ownerRowSchema, sealed, type OwnerRow, type SaveBody } from './owner-body.js';
 import { activeGrades, activeOrgs } from './references.js';
 
-// The patterns of AgentSaveReq (master-data agents).
-const PHONE = { re: /^\d{2,3}-?\d{3,4}-?\d{4}$/, message: 'must be a phone number like 010-1234-5678' };
-const EMAIL = { re: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, message: 'must be an e-mail address' };
-const RESIDENT_NO = { re: /^\d{6}-?\d{7}$/, message: 'must be a resident number like 900101-1234567' };
-const ACCOUNT_NO = { re: /^\d[\d-]{5,29}$/, message: 'must be an account number (digits and dashes)' };
-
-const schema = z.object({
-  agent_name: text(100, true),
-  org_id: id(true),
-  grade_id: id(true),
-  license_no: text(30),
-  phone: text(30, false, PHONE),
-  email: text(200, false, EMAIL),
-  bank_code: text(10),
-  resident_no: text(20, false, RESIDENT_NO),
-  account_no: text(30, false, ACCOUNT_NO),
-  join_date: date(),
-  tax_type: oneOf(TAX_TYPES, 'BUSINESS_INCOME'),
-  business_no: text(20),
-  vat_type: oneOf(VAT_TYPES, 'NONE'),
-});
-type Row = z.output<typeof schema>;
+/** AgentSaveReq of spec 2.2: the save body of master-data's agent resource. */
+type Body = SaveBody<
+  typeof agentFields,
+  'agentName' | 'orgId' | 'gradeId' | 'taxType' | 'vatType',
+  'licenseNo' | 'phone' | 'email' | 'bankCode' | 'residentNo' | 'accountNo' | 'joinDate' | 'businessNo'
+>;
+type Row = OwnerRow<Body, Record<never, never>>;
 type Values = Insertable<AgentTable>;
+
+const FIELDS: TargetField[] = [
+  { field: 'agent_name', label: 'Agent name', type: 'STRING', required: true },
+  {
+    field: 'org_id',
+    label: 'Organization ID',
+    type: 'INTEGER',
+    required: true,
+    description: 'or LOOKUP:ORG_BY_NAME',
+  },
+  {
+    field: 'grade_id',
+    label: 'Grade ID',
+    type: 'INTEGER',
+    required: true,
+    description: 'or LOOKUP:GRADE_BY_CODE',
+  },
+  { field: 'license_no', label: 'License number', type: 'STRING', required: false },
+  { field: 'phone', label: 'Phone', type: 'STRING', required: false },
+  { field: 'email', label: 'E-mail', type: 'STRING', required: false },
+  { field: 'bank_code', label: 'Bank code', type: 'STRING', required: false },
+  {
+    field: 'resident_no',
+    label: 'Resident number',
+    type: 'STRING',
+    required: false,
+    description: 'stored encrypted',
+  },
+  {
+    field: 'account_no',
+    label: 'Account number',
+    type: 'STRING',
+    required: false,
+    description: 'stored encrypted',
+  },
+  { field: 'join_date', label: 'Join date', type: 'DATE', required: false },
+  {
+    field: 'tax_type',
+    label: 'Tax type',
+    type: 'STRING',
+    required: false,
+    description: TAX_TYPES.join(', '),
+  },
+  { field: 'business_no', label: 'Business number', type: 'STRING', required: false },
+  {
+    field: 'vat_type',
+    label: 'VAT type',
+    type: 'STRING',
+    required: false,
+    description: VAT_TYPES.join(', '),
+  },
+];
+
+const rowSchema = ownerRowSchema<Body>({
+  owner: { name: 'Agent', path: '/api/agents', table: 'agent', menu: 'ORG_AGENT', fields: agentFields },
+  fields: FIELDS.map((f) => f.field),
+});
 
 function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
 /**
- * agent (master-data, POST /api/agents): organization and grade must exist and be active; resident
- * and account numbers are stored encrypted; every new agent gets its JOIN history row.
+ * agent (master-data, POST /api/agents): each row is checked by the owner's save schema
+ * (@csp/field-tables agentFields); organization and grade must exist and be active; the fields the
+ * field table marks encrypted (resident and account numbers) are stored encrypted; every new agent
+ * gets its JOIN history row.
  */
 export const agentTarget: ImportTarget<Row, Values> = {
   table: 'agent',
   label: 'Agents',
   owner: 'master-data',
   permission: { menu: 'ORG_AGENT', perm: 'CREATE' },
-  fields: [
-    { field: 'agent_name', label: 'Agent name', type: 'STRING', required: true },
-    {
-      field: 'org_id',
-      label: 'Organization ID',
-      type: 'INTEGER',
-      required: true,
-      description: 'or LOOKUP:ORG_BY_NAME',
-    },
-    {
-      field: 'grade_id',
-      label: 'Grade ID',
-      type: 'INTEGER',
-      required: true,
-      description: 'or LOOKUP:GRADE_BY_CODE',
-    },
-    { field: 'license_no', label: 'License number', type: 'STRING', required: false },
-    { field: 'phone', label: 'Phone', type: 'STRING', required: false },
-    { field: 'email', label: 'E-mail', type: 'STRING', required: false },
-    { field: 'bank_code', label: 'Bank code', type: 'STRING', required: false },
-    {
-      field: 'resident_no',
-      label: 'Resident number',
-      type: 'STRING',
-      required: false,
-      description: 'stored encrypted',
-    },
-    {
-      field: 'account_no',
-      label: 'Account number',
-      type: 'STRING',
-      required: false,
-      description: 'stored encrypted',
-    },
-    { field: 'join_date', label: 'Join date', type: 'DATE', required: false },
-    {
-      field: 'tax_type',
-      label: 'Tax type',
-      type: 'STRING',
-      required: false,
-      description: TAX_TYPES.join(', '),
-    },
-    { field: 'business_no', label: 'Business number', type: 'STRING', required: false },
-    {
-      field: 'vat_type',
-      label: 'VAT type',
-      type: 'STRING',
-      required: false,
-      description: VAT_TYPES.join(', '),
-    },
-  ],
-  schema,
+  fields: FIELDS,
+  rowSchema,
   open(ctx: ImportContext) {
     const orgs = new Map<number, boolean | undefined>();
     const grades = new Map<number, boolean | undefined>();
@@ -101,40 +102,40 @@ export const agentTarget: ImportTarget<Row, Values> = {
       async prepare(rows) {
         await cachedLookup(
           orgs,
-          rows.map((r) => r.org_id),
+          rows.map((r) => r.body.orgId),
           (m) => activeOrgs(ctx.db, m),
           undefined,
         );
         await cachedLookup(
           grades,
-          rows.map((r) => r.grade_id),
+          rows.map((r) => r.body.gradeId),
           (m) => activeGrades(ctx.db, m),
           undefined,
         );
-        return rows.map((r): Prepared<Values> => {
-          const org = orgs.get(r.org_id);
-          if (org === undefined) return rejected('org_id', `organization ${r.org_id} not found`);
-          if (!org) return rejected('org_id', `organization ${r.org_id} is inactive`);
-          const grade = grades.get(r.grade_id);
-          if (grade === undefined) return rejected('grade_id', `grade ${r.grade_id} not found`);
-          if (!grade) return rejected('grade_id', `grade ${r.grade_id} is inactive`);
+        return rows.map(({ body: b }): Prepared<Values> => {
+          const org = orgs.get(b.orgId);
+          if (org === undefined) return rejected('org_id', `organization ${b.orgId} not found`);
+          if (!org) return rejected('org_id', `organization ${b.orgId} is inactive`);
+          const grade = grades.get(b.gradeId);
+          if (grade === undefined) return rejected('grade_id', `grade ${b.gradeId} not found`);
+          if (!grade) return rejected('grade_id', `grade ${b.gradeId} is inactive`);
           return {
             ok: true,
             values: {
-              org_id: r.org_id,
-              grade_id: r.grade_id,
-              agent_name: r.agent_name,
-              resident_no: r.resident_no ? ctx.cipher.encrypt(r.resident_no) : null,
-              license_no: r.license_no ?? null,
-              phone: r.phone ?? null,
-              email: r.email ?? null,
-              bank_code: r.bank_code ?? null,
-              account_no: r.account_no ? ctx.cipher.encrypt(r.account_no) : null,
+              org_id: b.orgId,
+              grade_id: b.gradeId,
+              agent_name: b.agentName,
+              resident_no: sealed(agentFields, 'residentNo', ctx.cipher, b.residentNo),
+              license_no: b.licenseNo ?? null,
+              phone: b.phone ?? null,
+              email: b.email ?? null,
+              bank_code: b.bankCode ?? null,
+              account_no: sealed(agentFields, 'accountNo', ctx.cipher, b.accountNo),
               status: 'ACTIVE',
-              join_date: r.join_date ?? null,
-              tax_type: r.tax_type,
-              business_no: r.business_no ?? null,
-              vat_type: r.vat_type,
+              join_date: b.joinDate ?? null,
+              tax_type: b.taxType,
+              business_no: b.businessNo ?? null,
+              vat_type: b.vatType,
               created_by: ctx.userId,
               updated_by: ctx.userId,
             },

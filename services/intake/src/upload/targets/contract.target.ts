@@ -1,119 +1,147 @@
-import { z } from 'zod';
 import type { Insertable } from 'kysely';
+import type { z } from 'zod';
 import { CONTRACT_STATUSES, PAY_CYCLES, type ContractTable } from '@csp/db';
-import { cachedLookup, rejected, type ImportContext, type ImportTarget, type Prepared } from './target.js';
-import { date, id, int, money, oneOf, text } from './cells.js';
-import { agentsExist, productIds } from './references.js';
+import { contractFields } from '@csp/field-tables';
+import {
+  cachedLookup,
+  rejected,
+  type ImportContext,
+  type ImportTarget,
+  type Prepared,
+  type TargetField,
+} from './target.js';
+import { text } from './cells.js';
+import { ownerRowSchema, type OwnerRow, type SaveBody } from './owner-body.js';
+import { agentStatuses, productIds, type ProductRef } from './references.js';
 
-const schema = z.object({
-  policy_no: text(50, true),
-  agent_id: id(true),
-  product_code: text(30, true),
-  company_code: text(20),
-  contractor_name: text(100),
-  insured_name: text(100),
-  premium: money(true),
-  pay_cycle: oneOf(PAY_CYCLES, 'MONTHLY'),
-  pay_period: int(0, 100),
-  coverage_period: int(0, 120),
-  status: oneOf(CONTRACT_STATUSES, 'ACTIVE'),
-  contract_date: date(),
-  effective_date: date(),
-  lapse_date: date(),
-  revival_date: date(),
-});
-type Row = z.output<typeof schema>;
+type Body = SaveBody<
+  typeof contractFields,
+  'policyNo' | 'agentId' | 'premium' | 'payCycle' | 'status',
+  | 'contractorName'
+  | 'insuredName'
+  | 'payPeriod'
+  | 'coveragePeriod'
+  | 'contractDate'
+  | 'effectiveDate'
+  | 'lapseDate'
+  | 'revivalDate'
+>;
+/** Import-only fields: the product by code (the owner's body takes its id). */
+const extra = { product_code: text(30, true), company_code: text(20) };
+type Row = OwnerRow<Body, z.output<z.ZodObject<typeof extra>>>;
 type Values = Insertable<ContractTable>;
 
-/** contract (master-data, POST /api/contracts): agent and product must exist; policy numbers are unique. */
+const FIELDS: TargetField[] = [
+  { field: 'policy_no', label: 'Policy number', type: 'STRING', required: true },
+  {
+    field: 'agent_id',
+    label: 'Agent ID',
+    type: 'INTEGER',
+    required: true,
+    description: 'or LOOKUP:AGENT_BY_LICENSE',
+  },
+  { field: 'product_code', label: 'Product code', type: 'STRING', required: true },
+  {
+    field: 'company_code',
+    label: 'Company code',
+    type: 'STRING',
+    required: false,
+    description: "the product's carrier; default the template's",
+  },
+  { field: 'contractor_name', label: 'Contractor', type: 'STRING', required: false },
+  { field: 'insured_name', label: 'Insured', type: 'STRING', required: false },
+  { field: 'premium', label: 'Premium', type: 'AMOUNT', required: true },
+  {
+    field: 'pay_cycle',
+    label: 'Pay cycle',
+    type: 'STRING',
+    required: false,
+    description: PAY_CYCLES.join(', '),
+  },
+  { field: 'pay_period', label: 'Pay period (years)', type: 'INTEGER', required: false },
+  { field: 'coverage_period', label: 'Coverage period (years)', type: 'INTEGER', required: false },
+  {
+    field: 'status',
+    label: 'Status',
+    type: 'STRING',
+    required: false,
+    description: CONTRACT_STATUSES.join(', '),
+  },
+  { field: 'contract_date', label: 'Contract date', type: 'DATE', required: false },
+  { field: 'effective_date', label: 'Effective date', type: 'DATE', required: false },
+  { field: 'lapse_date', label: 'Lapse date', type: 'DATE', required: false },
+  { field: 'revival_date', label: 'Revival date', type: 'DATE', required: false },
+];
+
+const rowSchema = ownerRowSchema<Body, typeof extra>({
+  owner: { name: 'Contract', path: '/api/contracts', table: 'contract', menu: 'CONTRACT_LIST', fields: contractFields },
+  fields: FIELDS.map((f) => f.field),
+  // the product comes from product_code (and the carrier) in prepare
+  resolved: { productId: 'product_code' },
+  extra,
+});
+
+/**
+ * contract (master-data, POST /api/contracts): each row is checked by the owner's save schema
+ * (@csp/field-tables contractFields), then like its validate hook: lapse/revival dates of the
+ * status, the agent exists and has not retired, the product exists and is on sale; policy numbers
+ * are unique (the database's key).
+ */
 export const contractTarget: ImportTarget<Row, Values> = {
   table: 'contract',
   label: 'Contracts',
   owner: 'master-data',
   permission: { menu: 'CONTRACT_LIST', perm: 'CREATE' },
-  fields: [
-    { field: 'policy_no', label: 'Policy number', type: 'STRING', required: true },
-    {
-      field: 'agent_id',
-      label: 'Agent ID',
-      type: 'INTEGER',
-      required: true,
-      description: 'or LOOKUP:AGENT_BY_LICENSE',
-    },
-    { field: 'product_code', label: 'Product code', type: 'STRING', required: true },
-    {
-      field: 'company_code',
-      label: 'Company code',
-      type: 'STRING',
-      required: false,
-      description: "the product's carrier; default the template's",
-    },
-    { field: 'contractor_name', label: 'Contractor', type: 'STRING', required: false },
-    { field: 'insured_name', label: 'Insured', type: 'STRING', required: false },
-    { field: 'premium', label: 'Premium', type: 'AMOUNT', required: true },
-    {
-      field: 'pay_cycle',
-      label: 'Pay cycle',
-      type: 'STRING',
-      required: false,
-      description: PAY_CYCLES.join(', '),
-    },
-    { field: 'pay_period', label: 'Pay period (years)', type: 'INTEGER', required: false },
-    { field: 'coverage_period', label: 'Coverage period (years)', type: 'INTEGER', required: false },
-    {
-      field: 'status',
-      label: 'Status',
-      type: 'STRING',
-      required: false,
-      description: CONTRACT_STATUSES.join(', '),
-    },
-    { field: 'contract_date', label: 'Contract date', type: 'DATE', required: false },
-    { field: 'effective_date', label: 'Effective date', type: 'DATE', required: false },
-    { field: 'lapse_date', label: 'Lapse date', type: 'DATE', required: false },
-    { field: 'revival_date', label: 'Revival date', type: 'DATE', required: false },
-  ],
-  schema,
+  fields: FIELDS,
+  rowSchema,
   open(ctx: ImportContext) {
-    const agents = new Map<number, boolean>();
-    const products = new Map<string, number | 'AMBIGUOUS' | undefined>();
+    const agents = new Map<number, string | undefined>();
+    const products = new Map<string, ProductRef | 'AMBIGUOUS' | undefined>();
     return {
       async prepare(rows) {
         await cachedLookup(
           agents,
-          rows.map((r) => r.agent_id),
-          (missing) => agentsExist(ctx.db, missing),
-          false,
+          rows.map((r) => r.body.agentId),
+          (missing) => agentStatuses(ctx.db, missing),
+          undefined,
         );
-        const key = (r: Row) => `${r.company_code ?? ctx.companyCode ?? ''}\u0000${r.product_code}`;
+        const key = (r: Row) => `${r.extra.company_code ?? ctx.companyCode ?? ''}\u0000${r.extra.product_code}`;
         await cachedLookup(products, rows.map(key), (missing) => productIds(ctx.db, missing), undefined);
         return rows.map((r): Prepared<Values> => {
-          if (!agents.get(r.agent_id)) return rejected('agent_id', `agent ${r.agent_id} does not exist`);
-          const productId = products.get(key(r));
-          if (productId === undefined)
-            return rejected('product_code', `product ${r.product_code} does not exist`);
-          if (productId === 'AMBIGUOUS') {
+          const b = r.body;
+          // the checks of the owner's validate hook (contracts.resource.ts), batched
+          if (b.status === 'LAPSE' && !b.lapseDate) return rejected('lapse_date', 'is required when status is LAPSE');
+          if (b.status === 'REVIVE' && !b.revivalDate)
+            return rejected('revival_date', 'is required when status is REVIVE');
+          const agent = agents.get(b.agentId);
+          if (agent === undefined) return rejected('agent_id', `agent ${b.agentId} does not exist`);
+          if (agent === 'LEAVE') return rejected('agent_id', 'the agent has retired');
+          const product = products.get(key(r));
+          if (product === undefined) return rejected('product_code', `product ${r.extra.product_code} does not exist`);
+          if (product === 'AMBIGUOUS') {
             return rejected(
               'company_code',
-              `product code ${r.product_code} exists at several carriers; give company_code`,
+              `product code ${r.extra.product_code} exists at several carriers; give company_code`,
             );
           }
+          if (!product.active) return rejected('product_code', 'the product is inactive');
           return {
             ok: true,
             values: {
-              agent_id: r.agent_id,
-              product_id: productId,
-              policy_no: r.policy_no,
-              contractor_name: r.contractor_name ?? null,
-              insured_name: r.insured_name ?? null,
-              premium: r.premium,
-              pay_cycle: r.pay_cycle,
-              pay_period: r.pay_period ?? null,
-              coverage_period: r.coverage_period ?? null,
-              status: r.status,
-              contract_date: r.contract_date ?? null,
-              effective_date: r.effective_date ?? null,
-              lapse_date: r.lapse_date ?? null,
-              revival_date: r.revival_date ?? null,
+              agent_id: b.agentId,
+              product_id: product.productId,
+              policy_no: b.policyNo,
+              contractor_name: b.contractorName ?? null,
+              insured_name: b.insuredName ?? null,
+              premium: b.premium,
+              pay_cycle: b.payCycle,
+              pay_period: b.payPeriod ?? null,
+              coverage_period: b.coveragePeriod ?? null,
+              status: b.status,
+              contract_date: b.contractDate ?? null,
+              effective_date: b.effectiveDate ?? null,
+              lapse_date: b.lapseDate ?? null,
+              revival_date: b.revivalDate ?? null,
               created_by: ctx.userId,
               updated_by: ctx.userId,
             },

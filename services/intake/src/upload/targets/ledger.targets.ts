@@ -2,9 +2,18 @@ import { z } from 'zod';
 import type { Insertable, Kysely } from 'kysely';
 import { commissionYearInMonth } from '@csp/domain';
 import type { CommissionLedgerTable, Database, ExceptionLedgerTable, MappingTargetTable } from '@csp/db';
-import { bool, id, int, money, month, rate, text } from './cells.js';
+import { exceptionRegisterReq } from '@csp/field-tables';
+import { int, money, month, rate, text } from './cells.js';
+import { ownerRowSchema, type OwnerRow } from './owner-body.js';
 import { frozenSettlements } from './references.js';
-import { cachedLookup, rejected, type ImportContext, type ImportTarget, type Prepared } from './target.js';
+import {
+  cachedLookup,
+  rejected,
+  type ImportContext,
+  type ImportTarget,
+  type Prepared,
+  type TargetField,
+} from './target.js';
 
 interface ContractInfo {
   contractId: number;
@@ -114,7 +123,8 @@ function ledgerTarget(table: MappingTargetTable): ImportTarget<LedgerRow, Ledger
       { field: 'reported_premium', label: 'Reported premium', type: 'AMOUNT', required: false },
       { field: 'reported_company_amount', label: 'Reported company amount', type: 'AMOUNT', required: false },
     ],
-    schema: ledgerSchema,
+    // the ledgers are read-only resources written by batch steps: no owner save body to reuse
+    rowSchema: () => ledgerSchema,
     open(ctx: ImportContext) {
       return {
         async prepare(rows) {
@@ -201,46 +211,48 @@ export const recruitLedgerTarget = ledgerTarget('recruit_ledger');
 export const maintainLedgerTarget = ledgerTarget('maintain_ledger');
 
 // ---- exception_ledger ------------------------------------------------------------------------
-const exceptionSchema = z.object({
-  agent_id: id(true),
-  settle_month: month(true),
-  exception_code: text(30, true),
-  amount: money(true),
-  policy_no: text(50),
-  reason: text(1000),
-  recurring_yn: bool(false),
-  recurring_until: month(),
-});
-type ExceptionRow = z.output<typeof exceptionSchema>;
+type ExceptionBody = z.output<typeof exceptionRegisterReq>;
+/** Import-only field: the policy (the owner's body takes the contract id). */
+const exceptionExtra = { policy_no: text(50) };
+type ExceptionRow = OwnerRow<ExceptionBody, z.output<z.ZodObject<typeof exceptionExtra>>>;
 type ExceptionValues = Insertable<ExceptionLedgerTable>;
 
+const EXCEPTION_FIELDS: TargetField[] = [
+  { field: 'agent_id', label: 'Agent ID', type: 'INTEGER', required: true },
+  { field: 'settle_month', label: 'Settle month', type: 'STRING', required: true, description: 'YYYYMM' },
+  { field: 'exception_code', label: 'Exception code', type: 'STRING', required: true },
+  { field: 'amount', label: 'Amount', type: 'AMOUNT', required: true },
+  { field: 'policy_no', label: 'Policy number', type: 'STRING', required: false },
+  { field: 'reason', label: 'Reason', type: 'STRING', required: false },
+  { field: 'recurring_yn', label: 'Recurring', type: 'BOOLEAN', required: false },
+  {
+    field: 'recurring_until',
+    label: 'Recurring until',
+    type: 'STRING',
+    required: false,
+    description: 'YYYYMM',
+  },
+];
+
 /**
- * exception_ledger (ledger-settlement, exception register): the agent and an active exception code
- * must exist (its direction is the code's), a policy number must match a contract of that agent;
- * a recurring row needs recurring_until; rows wait for approval (PENDING).
+ * exception_ledger (ledger-settlement, POST /api/ledger/exception): each row is checked by the
+ * register body (@csp/field-tables exceptionRegisterReq: amount > 0, a reason, a recurring row needs
+ * recurring_until), then like the register: the agent and an active exception code exist (its
+ * direction is the code's), a policy number matches a contract of that agent, the agent's month is
+ * not frozen; rows wait for approval (PENDING).
  */
 export const exceptionLedgerTarget: ImportTarget<ExceptionRow, ExceptionValues> = {
   table: 'exception_ledger',
   label: 'Exception ledger',
   owner: 'ledger-settlement',
   permission: { menu: 'LEDGER_EXCEPTION', perm: 'CREATE' },
-  fields: [
-    { field: 'agent_id', label: 'Agent ID', type: 'INTEGER', required: true },
-    { field: 'settle_month', label: 'Settle month', type: 'STRING', required: true, description: 'YYYYMM' },
-    { field: 'exception_code', label: 'Exception code', type: 'STRING', required: true },
-    { field: 'amount', label: 'Amount', type: 'AMOUNT', required: true },
-    { field: 'policy_no', label: 'Policy number', type: 'STRING', required: false },
-    { field: 'reason', label: 'Reason', type: 'STRING', required: false },
-    { field: 'recurring_yn', label: 'Recurring', type: 'BOOLEAN', required: false },
-    {
-      field: 'recurring_until',
-      label: 'Recurring until',
-      type: 'STRING',
-      required: false,
-      description: 'YYYYMM',
-    },
-  ],
-  schema: exceptionSchema,
+  fields: EXCEPTION_FIELDS,
+  rowSchema: ownerRowSchema<ExceptionBody, typeof exceptionExtra>({
+    owner: exceptionRegisterReq,
+    fields: EXCEPTION_FIELDS.map((f) => f.field),
+    convert: { recurring_yn: (v) => (v === true ? 'Y' : v === false ? 'N' : v) },
+    extra: exceptionExtra,
+  }),
   open(ctx: ImportContext) {
     const agents = new Map<number, boolean>();
     const codes = new Map<string, { direction: 'PLUS' | 'MINUS'; active: boolean } | undefined>();
@@ -248,7 +260,7 @@ export const exceptionLedgerTarget: ImportTarget<ExceptionRow, ExceptionValues> 
       async prepare(rows) {
         await cachedLookup(
           agents,
-          rows.map((r) => r.agent_id),
+          rows.map((r) => r.body.agentId),
           async (m) =>
             new Map(
               (await ctx.db.selectFrom('agent').select('agent_id').where('agent_id', 'in', m).execute()).map(
@@ -259,7 +271,7 @@ export const exceptionLedgerTarget: ImportTarget<ExceptionRow, ExceptionValues> 
         );
         await cachedLookup(
           codes,
-          rows.map((r) => r.exception_code),
+          rows.map((r) => r.body.exceptionCode),
           async (m) => {
             const found = await ctx.db
               .selectFrom('exception_type_code')
@@ -272,52 +284,47 @@ export const exceptionLedgerTarget: ImportTarget<ExceptionRow, ExceptionValues> 
           },
           undefined,
         );
-        const policies = [...new Set(rows.flatMap((r) => (r.policy_no ? [r.policy_no] : [])))];
+        const policies = [...new Set(rows.flatMap((r) => (r.extra.policy_no ? [r.extra.policy_no] : [])))];
         const contracts = policies.length
           ? await contractsByPolicy(ctx.db, policies)
           : new Map<string, ContractInfo>();
         const frozen = await frozenSettlements(
           ctx.db,
-          rows.map((r) => ({ agentId: r.agent_id, settleMonth: r.settle_month })),
+          rows.map((r) => ({ agentId: r.body.agentId, settleMonth: r.body.settleMonth })),
         );
-        return rows.map((r): Prepared<ExceptionValues> => {
-          if (!agents.get(r.agent_id)) return rejected('agent_id', `agent ${r.agent_id} does not exist`);
-          const code = codes.get(r.exception_code);
-          if (!code) return rejected('exception_code', `exception code ${r.exception_code} does not exist`);
+        return rows.map(({ body: b, extra }): Prepared<ExceptionValues> => {
+          if (!agents.get(b.agentId)) return rejected('agent_id', `agent ${b.agentId} does not exist`);
+          const code = codes.get(b.exceptionCode);
+          if (!code) return rejected('exception_code', `exception code ${b.exceptionCode} does not exist`);
           if (!code.active)
-            return rejected('exception_code', `exception code ${r.exception_code} is inactive`);
-          const c = r.policy_no ? contracts.get(r.policy_no) : undefined;
-          if (r.policy_no && !c)
-            return rejected('policy_no', `no contract with policy number ${r.policy_no}`);
-          if (c && c.agentId !== r.agent_id)
-            return rejected('policy_no', `contract ${r.policy_no} is not agent ${r.agent_id}'s`);
-          if (r.recurring_yn && !r.recurring_until)
-            return rejected('recurring_until', 'is required for a recurring exception');
-          if (r.recurring_until && r.recurring_until < r.settle_month) {
-            return rejected('recurring_until', 'must not be before settle_month');
-          }
-          const status = frozen.get(`${r.agent_id}/${r.settle_month}`);
+            return rejected('exception_code', `exception code ${b.exceptionCode} is inactive`);
+          const c = extra.policy_no ? contracts.get(extra.policy_no) : undefined;
+          if (extra.policy_no && !c)
+            return rejected('policy_no', `no contract with policy number ${extra.policy_no}`);
+          if (c && c.agentId !== b.agentId)
+            return rejected('policy_no', `contract ${extra.policy_no} is not agent ${b.agentId}'s`);
+          const status = frozen.get(`${b.agentId}/${b.settleMonth}`);
           if (status)
             return rejected(
               'settle_month',
-              `the settlement of agent ${r.agent_id} for ${r.settle_month} is ${status}`,
+              `the settlement of agent ${b.agentId} for ${b.settleMonth} is ${status}`,
             );
           return {
             ok: true,
             values: {
-              agent_id: r.agent_id,
+              agent_id: b.agentId,
               contract_id: c?.contractId ?? null,
-              policy_no: r.policy_no ?? null,
+              policy_no: c ? extra.policy_no! : null,
               company_code: c?.companyCode ?? null,
               product_code: c?.productCode ?? null,
               insurance_type: c?.insuranceType ?? null,
-              settle_month: r.settle_month,
-              exception_code: r.exception_code,
+              settle_month: b.settleMonth,
+              exception_code: b.exceptionCode,
               direction: code.direction,
-              amount: r.amount,
-              reason: r.reason ?? null,
-              recurring_yn: r.recurring_yn ? 'Y' : 'N',
-              recurring_until: r.recurring_until ?? null,
+              amount: b.amount,
+              reason: b.reason,
+              recurring_yn: b.recurringYn,
+              recurring_until: b.recurringYn === 'Y' ? b.recurringUntil! : null,
               source: 'MANUAL',
               created_by: ctx.userId,
               updated_by: ctx.userId,

@@ -52,7 +52,8 @@ export const paymentTarget: ImportTarget<Row, Values> = {
     },
     { field: 'transfer_date', label: 'Transfer date', type: 'DATE', required: false },
   ],
-  schema,
+  // payments are a read-only resource written by payment-tax's workflows: no owner save body to reuse
+  rowSchema: () => schema,
   open(ctx: ImportContext) {
     const agents = new Map<number, AgentBank | undefined>();
     const taken = new Set<string>();

@@ -1,31 +1,36 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@csp/db';
 
-/** Which agent ids exist. */
-export async function agentsExist(db: Kysely<Database>, ids: number[]): Promise<Map<number, boolean>> {
-  const rows = await db.selectFrom('agent').select('agent_id').where('agent_id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.agent_id, true]));
+/** The status of each existing agent among the ids (absent = no such agent). */
+export async function agentStatuses(db: Kysely<Database>, ids: number[]): Promise<Map<number, string>> {
+  const rows = await db.selectFrom('agent').select(['agent_id', 'status']).where('agent_id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.agent_id, r.status]));
 }
 
-/** product_id per 'company\0product_code' key (company '' = any carrier: several -> AMBIGUOUS). */
+export interface ProductRef {
+  productId: number;
+  active: boolean;
+}
+
+/** The product per 'company\0product_code' key (company '' = any carrier: several -> AMBIGUOUS). */
 export async function productIds(
   db: Kysely<Database>,
   keys: string[],
-): Promise<Map<string, number | 'AMBIGUOUS'>> {
+): Promise<Map<string, ProductRef | 'AMBIGUOUS'>> {
   const codes = [...new Set(keys.map((k) => k.split('\u0000')[1]!))];
   const rows = await db
     .selectFrom('product as p')
     .innerJoin('insurance_company as ic', 'ic.company_id', 'p.company_id')
-    .select(['p.product_id', 'p.product_code', 'ic.company_code'])
+    .select(['p.product_id', 'p.product_code', 'p.is_active', 'ic.company_code'])
     .where('p.product_code', 'in', codes)
     .execute();
-  const result = new Map<string, number | 'AMBIGUOUS'>();
+  const result = new Map<string, ProductRef | 'AMBIGUOUS'>();
   for (const key of keys) {
     const [company, code] = key.split('\u0000') as [string, string];
     const matches = rows.filter(
       (r) => r.product_code === code && (company === '' || r.company_code === company),
     );
-    if (matches.length === 1) result.set(key, matches[0]!.product_id);
+    if (matches.length === 1) result.set(key, { productId: matches[0]!.product_id, active: matches[0]!.is_active });
     else if (matches.length > 1) result.set(key, 'AMBIGUOUS');
   }
   return result;

@@ -1,6 +1,7 @@
-import { z } from 'zod';
 import type { Insertable } from 'kysely';
+import type { z } from 'zod';
 import type { ChargebackRuleTable, CommissionRateTable, PayoutRuleTable } from '@csp/db';
+import { chargebackRuleFields, commissionRateFields, payoutRuleFields } from '@csp/field-tables';
 import {
   cachedLookup,
   rejected,
@@ -9,12 +10,16 @@ import {
   type Prepared,
   type TargetField,
 } from './target.js';
-import { bool, date, id, int, money, rate, text } from './cells.js';
-import { activeGrades, productIds } from './references.js';
+import { text } from './cells.js';
+import { ownerRowSchema, type OwnerRow, type SaveBody } from './owner-body.js';
+import { activeGrades, productIds, type ProductRef } from './references.js';
 
-/** Rule periods are half-open [effective_from, effective_to) (master-data rule-support). */
-function periodError(from: string, to: string | undefined): Prepared<never> | undefined {
-  return to !== undefined && to <= from
+// Each row is checked by the owner's save schema (@csp/field-tables), then like the owner's
+// validate hook: references exist, half-open periods, the rule's own cross-field checks.
+
+/** Rule periods are half-open [effective_from, effective_to) (master-data checkHalfOpenPeriod). */
+function periodError(from: string, to: string | null | undefined): Prepared<never> | undefined {
+  return to !== undefined && to !== null && to <= from
     ? rejected('effective_to', 'must be after effective_from')
     : undefined;
 }
@@ -24,18 +29,33 @@ const PERIOD_FIELDS: TargetField[] = [
   { field: 'effective_to', label: 'Effective to (exclusive)', type: 'DATE', required: false },
 ];
 
+const names = (fields: readonly TargetField[]) => fields.map((f) => f.field);
+
 // ---- commission_rate -------------------------------------------------------------------------
-const rateSchema = z.object({
-  product_code: text(30, true),
-  company_code: text(20),
-  commission_year: int(1, 99, true),
-  rate_pct: rate(true),
-  pay_method_cond: text(30),
-  min_premium: money(),
-  effective_from: date(true),
-  effective_to: date(),
-});
-type RateRow = z.output<typeof rateSchema>;
+type RateBody = SaveBody<
+  typeof commissionRateFields,
+  'commissionYear' | 'ratePct' | 'effectiveFrom',
+  'payMethodCond' | 'minPremium' | 'effectiveTo'
+>;
+/** Import-only fields: the product by code (the owner's body takes its id). */
+const rateExtra = { product_code: text(30, true), company_code: text(20) };
+type RateRow = OwnerRow<RateBody, z.output<z.ZodObject<typeof rateExtra>>>;
+
+const RATE_FIELDS: TargetField[] = [
+  { field: 'product_code', label: 'Product code', type: 'STRING', required: true },
+  {
+    field: 'company_code',
+    label: 'Company code',
+    type: 'STRING',
+    required: false,
+    description: "default the template's",
+  },
+  { field: 'commission_year', label: 'Commission year', type: 'INTEGER', required: true },
+  { field: 'rate_pct', label: 'Rate (%)', type: 'RATE', required: true },
+  { field: 'pay_method_cond', label: 'Pay method condition', type: 'STRING', required: false },
+  { field: 'min_premium', label: 'Minimum premium', type: 'AMOUNT', required: false },
+  ...PERIOD_FIELDS,
+];
 
 /** commission_rate (master-data, POST /api/rules/commission-rates): the product must exist. */
 export const commissionRateTarget: ImportTarget<RateRow, Insertable<CommissionRateTable>> = {
@@ -43,45 +63,43 @@ export const commissionRateTarget: ImportTarget<RateRow, Insertable<CommissionRa
   label: 'Commission rates',
   owner: 'master-data',
   permission: { menu: 'RULE_COMMISSION', perm: 'CREATE' },
-  fields: [
-    { field: 'product_code', label: 'Product code', type: 'STRING', required: true },
-    {
-      field: 'company_code',
-      label: 'Company code',
-      type: 'STRING',
-      required: false,
-      description: "default the template's",
+  fields: RATE_FIELDS,
+  rowSchema: ownerRowSchema<RateBody, typeof rateExtra>({
+    owner: {
+      name: 'CommissionRate',
+      path: '/api/rules/commission-rates',
+      table: 'commission_rate',
+      menu: 'RULE_COMMISSION',
+      fields: commissionRateFields,
     },
-    { field: 'commission_year', label: 'Commission year', type: 'INTEGER', required: true },
-    { field: 'rate_pct', label: 'Rate (%)', type: 'RATE', required: true },
-    { field: 'pay_method_cond', label: 'Pay method condition', type: 'STRING', required: false },
-    { field: 'min_premium', label: 'Minimum premium', type: 'AMOUNT', required: false },
-    ...PERIOD_FIELDS,
-  ],
-  schema: rateSchema,
+    fields: names(RATE_FIELDS),
+    resolved: { productId: 'product_code' },
+    extra: rateExtra,
+  }),
   open(ctx: ImportContext) {
-    const products = new Map<string, number | 'AMBIGUOUS' | undefined>();
-    const key = (r: RateRow) => `${r.company_code ?? ctx.companyCode ?? ''}\u0000${r.product_code}`;
+    const products = new Map<string, ProductRef | 'AMBIGUOUS' | undefined>();
+    const key = (r: RateRow) => `${r.extra.company_code ?? ctx.companyCode ?? ''}\u0000${r.extra.product_code}`;
     return {
       async prepare(rows) {
         await cachedLookup(products, rows.map(key), (m) => productIds(ctx.db, m), undefined);
         return rows.map((r) => {
-          const productId = products.get(key(r));
-          if (productId === undefined)
-            return rejected('product_code', `product ${r.product_code} does not exist`);
-          if (productId === 'AMBIGUOUS')
-            return rejected('company_code', `product code ${r.product_code} exists at several carriers`);
+          const b = r.body;
+          const product = products.get(key(r));
+          if (product === undefined)
+            return rejected('product_code', `product ${r.extra.product_code} does not exist`);
+          if (product === 'AMBIGUOUS')
+            return rejected('company_code', `product code ${r.extra.product_code} exists at several carriers`);
           return (
-            periodError(r.effective_from, r.effective_to) ?? {
+            periodError(b.effectiveFrom, b.effectiveTo) ?? {
               ok: true as const,
               values: {
-                product_id: productId,
-                commission_year: r.commission_year,
-                rate_pct: r.rate_pct,
-                pay_method_cond: r.pay_method_cond ?? null,
-                min_premium: r.min_premium ?? null,
-                effective_from: r.effective_from,
-                effective_to: r.effective_to ?? null,
+                product_id: product.productId,
+                commission_year: b.commissionYear,
+                rate_pct: b.ratePct,
+                pay_method_cond: b.payMethodCond ?? null,
+                min_premium: b.minPremium ?? null,
+                effective_from: b.effectiveFrom,
+                effective_to: b.effectiveTo ?? null,
                 created_by: ctx.userId,
                 updated_by: ctx.userId,
               },
@@ -101,17 +119,28 @@ export const commissionRateTarget: ImportTarget<RateRow, Insertable<CommissionRa
 };
 
 // ---- payout_rule -----------------------------------------------------------------------------
-const payoutSchema = z.object({
-  grade_id: id(true),
-  insurance_type: text(30, true),
-  commission_year: int(1, 99, true),
-  payout_pct: rate(true),
-  pay_method_cond: text(30),
-  performance_grade: text(20),
-  effective_from: date(true),
-  effective_to: date(),
-});
-type PayoutRow = z.output<typeof payoutSchema>;
+type PayoutBody = SaveBody<
+  typeof payoutRuleFields,
+  'gradeId' | 'insuranceType' | 'commissionYear' | 'payoutPct' | 'effectiveFrom',
+  'payMethodCond' | 'performanceGrade' | 'effectiveTo'
+>;
+type PayoutRow = OwnerRow<PayoutBody, Record<string, never>>;
+
+const PAYOUT_FIELDS: TargetField[] = [
+  {
+    field: 'grade_id',
+    label: 'Grade ID',
+    type: 'INTEGER',
+    required: true,
+    description: 'or LOOKUP:GRADE_BY_CODE',
+  },
+  { field: 'insurance_type', label: 'Insurance type', type: 'STRING', required: true },
+  { field: 'commission_year', label: 'Commission year', type: 'INTEGER', required: true },
+  { field: 'payout_pct', label: 'Payout (%)', type: 'RATE', required: true },
+  { field: 'pay_method_cond', label: 'Pay method condition', type: 'STRING', required: false },
+  { field: 'performance_grade', label: 'Performance grade', type: 'STRING', required: false },
+  ...PERIOD_FIELDS,
+];
 
 /** payout_rule (master-data, POST /api/rules/payout): the grade must exist and be active. */
 export const payoutRuleTarget: ImportTarget<PayoutRow, Insertable<PayoutRuleTable>> = {
@@ -119,48 +148,43 @@ export const payoutRuleTarget: ImportTarget<PayoutRow, Insertable<PayoutRuleTabl
   label: 'Payout rules',
   owner: 'master-data',
   permission: { menu: 'RULE_PAYOUT', perm: 'CREATE' },
-  fields: [
-    {
-      field: 'grade_id',
-      label: 'Grade ID',
-      type: 'INTEGER',
-      required: true,
-      description: 'or LOOKUP:GRADE_BY_CODE',
+  fields: PAYOUT_FIELDS,
+  rowSchema: ownerRowSchema<PayoutBody>({
+    owner: {
+      name: 'PayoutRule',
+      path: '/api/rules/payout',
+      table: 'payout_rule',
+      menu: 'RULE_PAYOUT',
+      fields: payoutRuleFields,
     },
-    { field: 'insurance_type', label: 'Insurance type', type: 'STRING', required: true },
-    { field: 'commission_year', label: 'Commission year', type: 'INTEGER', required: true },
-    { field: 'payout_pct', label: 'Payout (%)', type: 'RATE', required: true },
-    { field: 'pay_method_cond', label: 'Pay method condition', type: 'STRING', required: false },
-    { field: 'performance_grade', label: 'Performance grade', type: 'STRING', required: false },
-    ...PERIOD_FIELDS,
-  ],
-  schema: payoutSchema,
+    fields: names(PAYOUT_FIELDS),
+  }),
   open(ctx: ImportContext) {
     const grades = new Map<number, boolean | undefined>();
     return {
       async prepare(rows) {
         await cachedLookup(
           grades,
-          rows.map((r) => r.grade_id),
+          rows.map((r) => r.body.gradeId),
           (m) => activeGrades(ctx.db, m),
           undefined,
         );
-        return rows.map((r) => {
-          const grade = grades.get(r.grade_id);
-          if (grade === undefined) return rejected('grade_id', `grade ${r.grade_id} not found`);
-          if (!grade) return rejected('grade_id', `grade ${r.grade_id} is inactive`);
+        return rows.map(({ body: b }) => {
+          const grade = grades.get(b.gradeId);
+          if (grade === undefined) return rejected('grade_id', `grade ${b.gradeId} not found`);
+          if (!grade) return rejected('grade_id', `grade ${b.gradeId} is inactive`);
           return (
-            periodError(r.effective_from, r.effective_to) ?? {
+            periodError(b.effectiveFrom, b.effectiveTo) ?? {
               ok: true as const,
               values: {
-                grade_id: r.grade_id,
-                insurance_type: r.insurance_type,
-                commission_year: r.commission_year,
-                payout_pct: r.payout_pct,
-                pay_method_cond: r.pay_method_cond ?? null,
-                performance_grade: r.performance_grade ?? null,
-                effective_from: r.effective_from,
-                effective_to: r.effective_to ?? null,
+                grade_id: b.gradeId,
+                insurance_type: b.insuranceType,
+                commission_year: b.commissionYear,
+                payout_pct: b.payoutPct,
+                pay_method_cond: b.payMethodCond ?? null,
+                performance_grade: b.performanceGrade ?? null,
+                effective_from: b.effectiveFrom,
+                effective_to: b.effectiveTo ?? null,
                 created_by: ctx.userId,
                 updated_by: ctx.userId,
               },
@@ -180,19 +204,37 @@ export const payoutRuleTarget: ImportTarget<PayoutRow, Insertable<PayoutRuleTabl
 };
 
 // ---- chargeback_rule -------------------------------------------------------------------------
-const chargebackSchema = z.object({
-  company_code: text(20),
-  insurance_type: text(30, true),
-  lapse_month_from: int(0, 1200, true),
-  lapse_month_to: int(0, 1200),
-  cb_rate: rate(true),
-  include_override: bool(false),
-  installment_allowed: bool(false),
-  max_installments: int(1, 120),
-  effective_from: date(true),
-  effective_to: date(),
-});
-type ChargebackRow = z.output<typeof chargebackSchema>;
+type ChargebackBody = SaveBody<
+  typeof chargebackRuleFields,
+  | 'companyCode'
+  | 'insuranceType'
+  | 'lapseMonthFrom'
+  | 'cbRate'
+  | 'includeOverride'
+  | 'installmentAllowed'
+  | 'maxInstallments'
+  | 'effectiveFrom',
+  'lapseMonthTo' | 'effectiveTo'
+>;
+type ChargebackRow = OwnerRow<ChargebackBody, Record<string, never>>;
+
+const CHARGEBACK_FIELDS: TargetField[] = [
+  {
+    field: 'company_code',
+    label: 'Company code',
+    type: 'STRING',
+    required: false,
+    description: "default the template's",
+  },
+  { field: 'insurance_type', label: 'Insurance type', type: 'STRING', required: true },
+  { field: 'lapse_month_from', label: 'Lapse month from', type: 'INTEGER', required: true },
+  { field: 'lapse_month_to', label: 'Lapse month to', type: 'INTEGER', required: false },
+  { field: 'cb_rate', label: 'Chargeback rate (%)', type: 'RATE', required: true },
+  { field: 'include_override', label: 'Include override', type: 'BOOLEAN', required: false },
+  { field: 'installment_allowed', label: 'Installments allowed', type: 'BOOLEAN', required: false },
+  { field: 'max_installments', label: 'Max installments', type: 'INTEGER', required: false },
+  ...PERIOD_FIELDS,
+];
 
 /** chargeback_rule (master-data, POST /api/rules/chargeback): the carrier must exist; lapse months ordered. */
 export const chargebackRuleTarget: ImportTarget<ChargebackRow, Insertable<ChargebackRuleTable>> = {
@@ -200,32 +242,26 @@ export const chargebackRuleTarget: ImportTarget<ChargebackRow, Insertable<Charge
   label: 'Chargeback rules',
   owner: 'master-data',
   permission: { menu: 'RULE_CHARGEBACK', perm: 'CREATE' },
-  fields: [
-    {
-      field: 'company_code',
-      label: 'Company code',
-      type: 'STRING',
-      required: false,
-      description: "default the template's",
+  fields: CHARGEBACK_FIELDS,
+  rowSchema: ownerRowSchema<ChargebackBody>({
+    owner: {
+      name: 'ChargebackRule',
+      path: '/api/rules/chargeback',
+      table: 'chargeback_rule',
+      menu: 'RULE_CHARGEBACK',
+      fields: chargebackRuleFields,
     },
-    { field: 'insurance_type', label: 'Insurance type', type: 'STRING', required: true },
-    { field: 'lapse_month_from', label: 'Lapse month from', type: 'INTEGER', required: true },
-    { field: 'lapse_month_to', label: 'Lapse month to', type: 'INTEGER', required: false },
-    { field: 'cb_rate', label: 'Chargeback rate (%)', type: 'RATE', required: true },
-    { field: 'include_override', label: 'Include override', type: 'BOOLEAN', required: false },
-    { field: 'installment_allowed', label: 'Installments allowed', type: 'BOOLEAN', required: false },
-    { field: 'max_installments', label: 'Max installments', type: 'INTEGER', required: false },
-    ...PERIOD_FIELDS,
-  ],
-  schema: chargebackSchema,
+    fields: names(CHARGEBACK_FIELDS),
+    // a blank carrier is the template's
+    defaults: (scope) => (scope.companyCode === null ? {} : { company_code: scope.companyCode }),
+  }),
   open(ctx: ImportContext) {
     const companies = new Map<string, boolean>();
     return {
       async prepare(rows) {
-        const codeOf = (r: ChargebackRow) => r.company_code ?? ctx.companyCode ?? '';
         await cachedLookup(
           companies,
-          rows.map(codeOf),
+          rows.map((r) => r.body.companyCode),
           async (m) => {
             const found = await ctx.db
               .selectFrom('insurance_company')
@@ -236,32 +272,29 @@ export const chargebackRuleTarget: ImportTarget<ChargebackRow, Insertable<Charge
           },
           false,
         );
-        return rows.map((r) => {
-          const company = codeOf(r);
-          if (company === '') return rejected('company_code', 'is required (the template has no carrier)');
-          if (!companies.get(company))
-            return rejected('company_code', `insurance company ${company} does not exist`);
-          if (r.lapse_month_to !== undefined && r.lapse_month_to < r.lapse_month_from) {
+        return rows.map(({ body: b }) => {
+          if (!companies.get(b.companyCode))
+            return rejected('company_code', `insurance company ${b.companyCode} does not exist`);
+          if (b.lapseMonthTo !== undefined && b.lapseMonthTo !== null && b.lapseMonthTo < b.lapseMonthFrom) {
             return rejected('lapse_month_to', 'must not be less than lapse_month_from');
           }
-          const maxInstallments = r.max_installments ?? 1;
-          if (!r.installment_allowed && maxInstallments !== 1) {
+          if (!b.installmentAllowed && b.maxInstallments > 1) {
             return rejected('max_installments', 'must be 1 unless installment_allowed');
           }
           return (
-            periodError(r.effective_from, r.effective_to) ?? {
+            periodError(b.effectiveFrom, b.effectiveTo) ?? {
               ok: true as const,
               values: {
-                company_code: company,
-                insurance_type: r.insurance_type,
-                lapse_month_from: r.lapse_month_from,
-                lapse_month_to: r.lapse_month_to ?? null,
-                cb_rate: r.cb_rate,
-                include_override: r.include_override,
-                installment_allowed: r.installment_allowed,
-                max_installments: maxInstallments,
-                effective_from: r.effective_from,
-                effective_to: r.effective_to ?? null,
+                company_code: b.companyCode,
+                insurance_type: b.insuranceType,
+                lapse_month_from: b.lapseMonthFrom,
+                lapse_month_to: b.lapseMonthTo ?? null,
+                cb_rate: b.cbRate,
+                include_override: b.includeOverride,
+                installment_allowed: b.installmentAllowed,
+                max_installments: b.maxInstallments,
+                effective_from: b.effectiveFrom,
+                effective_to: b.effectiveTo ?? null,
                 created_by: ctx.userId,
                 updated_by: ctx.userId,
               },

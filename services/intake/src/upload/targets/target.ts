@@ -21,11 +21,15 @@ export interface ImportContext {
   companyCode: string | null;
 }
 
+export type { RowScope } from './owner-body.js';
+import type { RowScope } from './owner-body.js';
+
 export type Prepared<V> = { ok: true; values: V } | { ok: false; field: string | null; message: string };
 
 /**
  * One of the nine whitelisted import targets (spec 2.5). The row schema and `prepare` apply the
- * rules of the owning resource's API (existence of references, value sets, periods, encryption).
+ * rules of the owning resource's API: its save schema (fields, value sets, formats) per row, then
+ * its business checks batched (existence of references, periods, encryption).
  */
 export interface ImportTarget<D = unknown, V = unknown> {
   table: UploadTargetTable;
@@ -35,7 +39,11 @@ export interface ImportTarget<D = unknown, V = unknown> {
   /** What the importing user must also hold for this table (besides the upload route's own pair). */
   permission: { menu: string; perm: PermCode };
   fields: readonly TargetField[];
-  schema: z.ZodType<D>;
+  /**
+   * The row schema of one import (built once per import): the owning resource's save schema where
+   * the owner has one (owner-body.ts), else intake's own cells for the owner's columns.
+   */
+  rowSchema(scope: RowScope): z.ZodType<D>;
   /** One import's session (its caches live as long as the import). */
   open(ctx: ImportContext): TargetSession<D, V>;
 }

@@ -1,0 +1,45 @@
+import { defineResource, f, zDate } from '@csp/service-kit';
+import { filters, trxOf } from '../common/resource-helpers.js';
+import { checkHalfOpenPeriod, nonNegative, requireReference, validOn } from '../common/rules.js';
+
+/** Spec 5.5 has no menu of its own for appointment rules: they belong to the commission types page. */
+export const MENU_APPOINTMENT = 'COMM_TYPE';
+
+/**
+ * Appointment allowance rules (COMM_TYPE: READ/CREATE/UPDATE/DELETE): a fixed monthly amount by grade in a
+ * new agent's first `months` months after join_date (the join month is month 1); half-open validity,
+ * versioned (revision: POST|PUT /{id}/revise). Field order = export order.
+ */
+export const appointmentRuleResource = defineResource({
+  name: 'AppointmentRule',
+  path: '/api/rules/appointment',
+  table: 'appointment_rule',
+  alias: 'apr',
+  menu: MENU_APPOINTMENT,
+  tags: ['Appointment rule'],
+  baseQuery: (db) => db.selectFrom('appointment_rule as apr').leftJoin('grade as g', 'g.grade_id', 'apr.grade_id'),
+  fields: {
+    ruleId: f.id().label('Rule ID'),
+    gradeId: f.ref().required().sort().filter().label('Grade ID'),
+    gradeName: f.joined('g.grade_name', 'text').search().label('Grade').export({ width: 20 }),
+    months: f.int({ min: 1, max: 120 }).required().sort().label('Months'),
+    monthlyAmount: f.money().required().refine(nonNegative).sort().label('Monthly amount'),
+    effectiveFrom: f.date().required().sort().label('Effective from'),
+    effectiveTo: f.date().save().label('Effective to'),
+    version: f.version().sort().label('Version'),
+    createdAt: f.createdAt().export(false),
+    updatedAt: f.updatedAt().export(false),
+    createdBy: f.createdBy().hidden(),
+    updatedBy: f.updatedBy().hidden(),
+  },
+  defaultSort: 'ruleId',
+  dateFilter: 'effectiveFrom',
+  filters: filters({
+    shape: { effectiveDate: zDate.optional() },
+    apply: (qb, q) => (q.effectiveDate ? qb.where(validOn('apr', q.effectiveDate, 'half-open')) : qb),
+  }),
+  validate: async (b, ctx) => {
+    checkHalfOpenPeriod(b as { effectiveFrom: string; effectiveTo?: string | null });
+    await requireReference(trxOf(ctx), 'grade', 'grade_id', b.gradeId, 'gradeId', 'grade');
+  },
+});
