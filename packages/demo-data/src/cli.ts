@@ -2,9 +2,12 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createPool, migrate } from '@csp/db';
 import { DemoDataExistsError, generateDemoBook } from './generate.js';
+import { runCarrierFilesCommand } from './carrier-files.js';
 
 const USAGE = `usage: pnpm demo-data -- [--agents N] [--contracts M] [--seed S] [--today YYYY-MM-DD] [--database-url URL] [--force]
-  defaults: --agents 500 --contracts 50000 --seed demo, DATABASE_URL or postgres://postgres@127.0.0.1:5432/commission`;
+  defaults: --agents 500 --contracts 50000 --seed demo, DATABASE_URL or postgres://postgres@127.0.0.1:5432/commission
+       pnpm demo-data -- --carrier-files DIR [--carrier-month YYYYMM] [--carrier-diffs N] [--database-url URL]
+  writes one carrier file per company for a calculated month (default the latest) instead of loading a book`;
 
 function positiveInt(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -31,6 +34,9 @@ export async function runDemoDataCli(
       today: { type: 'string' },
       'database-url': { type: 'string' },
       force: { type: 'boolean', default: false },
+      'carrier-files': { type: 'string' },
+      'carrier-month': { type: 'string' },
+      'carrier-diffs': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -44,6 +50,13 @@ export async function runDemoDataCli(
   const pool = createPool({ connectionString: databaseUrl, max: 2, applicationName: 'demo-data' });
   try {
     await migrate(pool);
+    if (values['carrier-files']) {
+      return await runCarrierFilesCommand(pool, {
+        outDir: values['carrier-files'],
+        settleMonth: values['carrier-month'],
+        diffs: values['carrier-diffs'],
+      });
+    }
     const result = await generateDemoBook(pool, {
       agents: positiveInt('agents', values.agents, 500),
       contracts: positiveInt('contracts', values.contracts, 50_000),

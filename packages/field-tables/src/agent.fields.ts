@@ -11,16 +11,28 @@ export const agentFields = {
   agentId: f.id().label('Agent ID'),
   agentName: f.text({ max: 100 }).required().sort().search().label('Name').export({ width: 20 }),
   orgName: f.joined('o.org_name', 'text').nullable(false).sort().label('Organization').export({ width: 25 }),
-  gradeName: f.joined('g.grade_name', 'text').nullable(false).sort('g.grade_level').label('Grade').export({ width: 20 }),
+  gradeName: f
+    .joined('g.grade_name', 'text')
+    .nullable(false)
+    .sort('g.grade_level')
+    .label('Grade')
+    .export({ width: 20 }),
   statusName: f.codeName('AGENT_STATUS', 'status').label('Status'),
   phone: f.phone().save().search().masked('phone').label('Phone'),
   email: f.email().save().masked('email').detailOnly().label('E-mail').export({ width: 25 }),
   licenseNo: f.text({ max: 30 }).save().sort().search().filter().label('License no'),
   joinDate: f.date().save().sort().label('Join date'),
   leaveDate: f.date().detailOnly().label('Leave date'),
-  contractCount: f.computed(sql`(SELECT count(*)::int FROM contract c WHERE c.agent_id = a.agent_id)`, 'int').nullable(false).sort().label('Contracts'),
+  contractCount: f
+    .computed(sql`(SELECT count(*)::int FROM contract c WHERE c.agent_id = a.agent_id)`, 'int')
+    .nullable(false)
+    .sort()
+    .label('Contracts'),
   totalAmt: f
-    .computed(sql`(SELECT coalesce(sum(c.premium), 0) FROM contract c WHERE c.agent_id = a.agent_id)`, 'money')
+    .computed(
+      sql`(SELECT coalesce(sum(c.premium), 0) FROM contract c WHERE c.agent_id = a.agent_id)`,
+      'money',
+    )
     .nullable(false)
     .sort()
     .label('Total premium'),

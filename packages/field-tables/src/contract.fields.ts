@@ -16,7 +16,10 @@ export const contractFields = {
     .nullable(false)
     .sort()
     // the agents' ids first: the OR of the search stays on contract's own (trigram) indexes
-    .search((pattern) => sql`ct.agent_id = ANY(ARRAY(SELECT x.agent_id FROM agent x WHERE x.agent_name ILIKE ${pattern}))`)
+    .search(
+      (pattern) =>
+        sql`ct.agent_id = ANY(ARRAY(SELECT x.agent_id FROM agent x WHERE x.agent_name ILIKE ${pattern}))`,
+    )
     .label('Agent'),
   orgName: f.joined('o.org_name', 'text').nullable(false).label('Organization').export({ width: 20 }),
   companyName: f.joined('ic.company_name', 'text').nullable(false).label('Company').export({ width: 20 }),

@@ -1,7 +1,12 @@
 import { f } from '@csp/service-kit';
 import { nonNegative } from './refinements.js';
 
-export const INSURANCE_TYPE_CODE = { min: 1, max: 30, pattern: /^[A-Z0-9_]+$/, patternMessage: 'must be an insurance type code' };
+export const INSURANCE_TYPE_CODE = {
+  min: 1,
+  max: 30,
+  pattern: /^[A-Z0-9_]+$/,
+  patternMessage: 'must be an insurance type code',
+};
 
 /**
  * The field table of master-data's payout-rule resource (POST /api/rules/payout); the joined

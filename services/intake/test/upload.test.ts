@@ -438,7 +438,10 @@ describe('import into each of the 9 target tables, one bad row each', () => {
     expect(history).toEqual([
       { change_type: 'JOIN', to_org_id: ids.orgId, to_grade_id: 2, change_date: '2025-04-01' },
     ]);
-    expect((await errorFile(result.errorFileId))[1]!.slice(-2)).toEqual(['phone', 'phone: must be a phone number']);
+    expect((await errorFile(result.errorFileId))[1]!.slice(-2)).toEqual([
+      'phone',
+      'phone: must be a phone number',
+    ]);
   });
 
   it('commission_rate: MULTIPLY a fraction into a rate; a period ending before it starts is refused', async () => {
@@ -850,7 +853,10 @@ describe("imports validated by the owning resources' save schemas (@csp/field-ta
   /** Imports rows that all fail and returns [field, reason] of each error-file row, in row order. */
   async function refused(code: string, rows: unknown[][]): Promise<string[][]> {
     const result = await importRows(code, rows);
-    expect(result, JSON.stringify(result.errors)).toMatchObject({ successCount: 0, errorCount: rows.length - 1 });
+    expect(result, JSON.stringify(result.errors)).toMatchObject({
+      successCount: 0,
+      errorCount: rows.length - 1,
+    });
     return (await errorFile(result.errorFileId))
       .slice(1)
       .sort((a, b) => Number(a.at(-3)) - Number(b.at(-3)))

@@ -16,6 +16,7 @@ import { registerPeriodCloseRoutes } from './period-closes/period-close.routes.j
 import { registerClosedMonthRunGuard } from './period-closes/run-guard.js';
 import { registerSettleRoutes } from './settle/settle.routes.js';
 import { registerTaxInvoiceRoutes } from './tax-invoices/tax-invoice.routes.js';
+import { registerTerminationRoutes } from './termination-settlements/termination-settlement.routes.js';
 
 export interface AreaDeps {
   queues: BatchQueues;
@@ -36,6 +37,7 @@ const AREAS: Array<(app: ServiceApp, deps: AreaDeps) => Promise<void>> = [
   registerHoldRoutes,
   registerTaxInvoiceRoutes,
   registerCarrierReplyRoutes,
+  registerTerminationRoutes,
   // incentive programs and payments (issue 16)
   registerIncentiveRoutes,
   // commission master, commission types, other commission rows (issue 16)

@@ -1,5 +1,6 @@
 import { EventRefusal, hostEvents, type EventConsumer, type EventHandler, type ApprovalDecided } from '@csp/events';
 import type { ServiceApp } from '@csp/service-kit';
+import { applyDisputeDecision } from './disputes/dispute-events.js';
 import { applyIncentiveDecision } from './incentives/incentive-events.js';
 import { settleEventConsumer } from './settle/settle-events.js';
 
@@ -13,6 +14,7 @@ const approvalDecided: EventHandler<ApprovalDecided> = async (trx, event) => {
     case 'SETTLE':
       return settleDecision(trx, event);
     case 'DISPUTE':
+      return applyDisputeDecision(trx, event);
     case 'WITHDRAW':
       throw new EventRefusal(`${event.payload.targetType} decisions have no consumer in ledger-settlement`);
   }
@@ -22,7 +24,7 @@ const approvalDecided: EventHandler<ApprovalDecided> = async (trx, event) => {
  * ledger-settlement's one event consumer (queue `events.ledger-settlement`). One queue has one consumer, so
  * the areas' handlers are joined here: every event type the settle area handles (settle/settle-events.ts)
  * as it is, except APPROVAL_DECIDED, which goes to the area owning the target: SETTLE -> the settle area,
- * INCENTIVE -> incentives/incentive-events.ts; DISPUTE is parked until its area brings a handler.
+ * INCENTIVE -> incentives/incentive-events.ts, DISPUTE -> disputes/dispute-events.ts.
  */
 export const ledgerEventConsumer: EventConsumer = {
   name: settleEventConsumer.name,

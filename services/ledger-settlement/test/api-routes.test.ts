@@ -59,6 +59,9 @@ const EXPECTED: Record<string, string> = {
   'POST /api/settle/:id/confirm': 'SETTLE_LIST APPROVE',
   'POST /api/settle/:id/hold': 'SETTLE_LIST APPROVE',
   'POST /api/settle/:id/release': 'SETTLE_LIST APPROVE',
+  // month-wide confirm (issue 12)
+  'POST /api/settle/confirm-month': 'SETTLE_LIST APPROVE',
+  'PUT /api/settle/confirm-month': 'SETTLE_LIST APPROVE',
   'GET /api/ledger/recruit': 'LEDGER_RECRUIT READ',
   'GET /api/ledger/recruit/excel': 'LEDGER_RECRUIT EXPORT',
   'GET /api/ledger/maintain': 'LEDGER_MAINTAIN READ',
@@ -125,6 +128,14 @@ const EXPECTED: Record<string, string> = {
   'POST /api/carrier-replies/generate': 'RECON_OUT CREATE',
   'POST /api/carrier-replies/:id/send': 'RECON_OUT UPDATE',
   'PUT /api/carrier-replies/:id/send': 'RECON_OUT UPDATE',
+  'GET /api/termination-settlements': 'TERM_SETTLE READ',
+  'GET /api/termination-settlements/excel': 'TERM_SETTLE READ',
+  'GET /api/termination-settlements/:id': 'TERM_SETTLE READ',
+  'POST /api/termination-settlements': 'TERM_SETTLE CREATE',
+  'POST /api/termination-settlements/:id/approve': 'TERM_SETTLE APPROVE',
+  'PUT /api/termination-settlements/:id/approve': 'TERM_SETTLE APPROVE',
+  'POST /api/termination-settlements/:id/cancel': 'TERM_SETTLE UPDATE',
+  'PUT /api/termination-settlements/:id/cancel': 'TERM_SETTLE UPDATE',
   // incentive programs and payments (issue 16); the calculation is INCENTIVE_PAY CREATE
   'GET /api/incentive-programs': 'INCENTIVE_PROG READ',
   'GET /api/incentive-programs/excel': 'INCENTIVE_PROG READ',
@@ -144,6 +155,20 @@ const EXPECTED: Record<string, string> = {
   'PUT /api/incentive-payments/submit': 'INCENTIVE_PAY UPDATE',
   'POST /api/incentive-payments/:id/cancel': 'INCENTIVE_PAY UPDATE',
   'PUT /api/incentive-payments/:id/cancel': 'INCENTIVE_PAY UPDATE',
+  // commission master, commission types and the other commission rows (issue 16)
+  'GET /api/commission-master': 'COMM_MASTER READ',
+  'GET /api/commission-master/excel': 'COMM_MASTER READ',
+  'GET /api/commission-master/:id': 'COMM_MASTER READ',
+  'PUT /api/commission-master/:id': 'COMM_MASTER UPDATE',
+  'DELETE /api/commission-master/:id': 'COMM_MASTER DELETE',
+  'GET /api/commission-types': 'COMM_TYPE READ',
+  'GET /api/commission-types/excel': 'COMM_TYPE READ',
+  'GET /api/commission-types/:id': 'COMM_TYPE READ',
+  'POST /api/commission-types': 'COMM_TYPE CREATE',
+  'PUT /api/commission-types/:id': 'COMM_TYPE UPDATE',
+  'DELETE /api/commission-types/:id': 'COMM_TYPE DELETE',
+  'GET /api/ledger/other-commissions': 'COMM_MASTER READ',
+  'GET /api/ledger/other-commissions/excel': 'COMM_MASTER READ',
 };
 
 describe('routes of ledger-settlement', () => {

@@ -31,7 +31,9 @@ export const fieldMappingResource = defineResource({
     sourceLength: f
       .int({ min: 1, max: 4000 })
       .save()
-      .describe('FIXED profiles: the field is sourceLength bytes (of the file encoding) from byte sourceColIndex')
+      .describe(
+        'FIXED profiles: the field is sourceLength bytes (of the file encoding) from byte sourceColIndex',
+      )
       .label('Length'),
     dataType: f.enum(MAPPING_DATA_TYPES).save({ default: 'STRING' }).label('Data type'),
     transformRule: f

@@ -1,25 +1,32 @@
 import type { Db } from '@csp/db';
 import { firstDayOfMonth } from '@csp/domain';
-import { invalid } from '@csp/service-kit';
 import { loadContractsByPolicy } from '../batch/contracts.js';
 import { loadCompanyRules } from '../batch/mappings.js';
 import { intakeDb } from '../db.js';
-import { normaliseEncoding } from '../parsing/csv-reader.js';
 import type { SpooledFile } from '../parsing/spool.js';
-import { isBlankRow, openTabular, UnreadableFileError } from '../parsing/tabular.js';
-import { checkLayout, type LayoutProblems } from '../receive/layout-check.js';
-import {
-  DATA_TYPE_COLUMN,
-  headerlessKeys,
-  loadCarrier,
-  rawContentOf,
-  readHeader,
-} from '../receive/receive-upload.service.js';
+import { openCarrierFile } from '../receive/carrier-records.js';
+import type { LayoutProblems } from '../receive/layout-check.js';
+import { loadCarrier } from '../receive/receive-upload.service.js';
 import { LEDGER_OF, mapRecord, type DataType, type ParseError } from '../transform/record-mapper.js';
 import { resolveLedgerRow } from '../transform/resolve-ledger-row.js';
 import { activeMappings } from './mapping-lookup.js';
 
 export const TEST_PARSE_MAX_ROWS = 1000;
+
+/** A record's raw content shown as text per field (a JSON record's values as their JSON text). */
+function contentOf(raw: string): Record<string, string> {
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+      );
+    }
+  } catch {
+    // shown as delivered below
+  }
+  return { value: raw };
+}
 
 export interface TestParseRow {
   rowNumber: number;
@@ -70,61 +77,44 @@ export async function testParse(
 ): Promise<TestParseResult> {
   const { companyCode, settleMonth } = input;
   const profile = await loadCarrier(db, companyCode);
-  let source;
-  try {
-    source = await openTabular(input.file.path, {
-      encoding: normaliseEncoding(profile.file_encoding),
-      delimiter: profile.delimiter,
-      sheetName: profile.sheet_name,
-    });
-  } catch (err) {
-    if (err instanceof UnreadableFileError) throw invalid('file', err.message);
-    throw err;
-  }
   const monthStart = firstDayOfMonth(settleMonth);
   const mappings = await activeMappings(intakeDb(db), companyCode, monthStart);
-  const rows = source.rows();
-  const records: Array<{ rowNumber: number; dataType: string; content: Record<string, string> }> = [];
-  let header: string[] = [];
-  let layout: LayoutProblems = { missing: [], moved: [], renamed: [] };
+  const relevant = input.dataType
+    ? mappings.filter((m) => m.targetTable === LEDGER_OF[input.dataType!])
+    : mappings;
+  const source = await openCarrierFile(input.file.path, {
+    companyCode,
+    profile,
+    mappings: relevant,
+    dataType: input.dataType,
+  });
+  const records: Array<{
+    rowNumber: number;
+    dataType: string;
+    raw: string;
+    content: Record<string, string>;
+  }> = [];
+  const header = source.header;
+  const layout: LayoutProblems = source.layout;
   try {
-    const read = await readHeader(rows, profile);
-    let keys: string[];
-    if (read.header) {
-      header = read.header;
-      const relevant = input.dataType
-        ? mappings.filter((m) => m.targetTable === LEDGER_OF[input.dataType!])
-        : mappings;
-      layout = checkLayout(read.header, relevant);
-      keys = read.header;
-    } else {
-      keys = headerlessKeys(companyCode, mappings, read.first.done ? 0 : read.first.value.cells.length);
-      header = keys;
-    }
-    const typeColumn = keys.indexOf(DATA_TYPE_COLUMN);
-    if (!input.dataType && typeColumn < 0)
-      throw invalid('dataType', `is required (the file has no ${DATA_TYPE_COLUMN} column)`);
-    let next = read.first;
-    while (!next.done && records.length < input.limit) {
-      const row = next.value;
-      if (row.rowNumber >= profile.data_start_row && !isBlankRow(row.cells)) {
-        records.push({
-          rowNumber: row.rowNumber,
-          dataType: input.dataType ?? (row.cells[typeColumn] ?? '').trim(),
-          content: rawContentOf(keys, row.cells),
-        });
-      }
-      next = await rows.next();
+    for await (const record of source.records()) {
+      records.push({
+        rowNumber: record.rowNumber,
+        dataType: record.dataType,
+        raw: record.content,
+        content: contentOf(record.content),
+      });
+      if (records.length >= input.limit) break;
     }
   } finally {
-    await rows.return(undefined);
+    await source.close();
   }
 
   const rules = (await loadCompanyRules(intakeDb(db), [companyCode], monthStart)).get(companyCode)!;
   const mapped = records.map((r) => ({
     record: r,
     outcome: mapRecord(
-      { dataType: r.dataType, rawContent: JSON.stringify(r.content), settleMonth },
+      { dataType: r.dataType, rawContent: r.raw, settleMonth },
       rules.mappingsOf,
       rules.context,
     ),

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream';
 import iconv from 'iconv-lite';
 import { normaliseEncoding } from './csv-reader.js';
 
@@ -23,12 +24,15 @@ const SPACE = /\s/;
  * element at a time and the digits of numbers stay exactly as delivered (nothing is parsed here).
  * A file that is not an array, or ends inside one, throws JsonArrayError.
  */
-export async function* readJsonArray(path: string, options: { encoding: string }): AsyncGenerator<JsonElement> {
+export async function* readJsonArray(
+  path: string,
+  options: { encoding: string },
+): AsyncGenerator<JsonElement> {
   const source = createReadStream(path, { highWaterMark: 256 * 1024 });
   const decoder = iconv.decodeStream(normaliseEncoding(options.encoding), { stripBOM: true });
-  source.on('error', (err) => decoder.destroy(err));
-  source.pipe(decoder);
-  let state: 'start' | 'between' | 'element' | 'end' = 'start';
+  // pipeline destroys every stream on a failure; the error surfaces in the loop below
+  pipeline(source, decoder, () => undefined);
+  let state = 'start' as 'start' | 'between' | 'element' | 'end';
   let depth = 0;
   let inString = false;
   let escaped = false;
@@ -50,6 +54,8 @@ export async function* readJsonArray(path: string, options: { encoding: string }
           }
           if (c === '"') inString = true;
           else if (c === '{' || c === '[') depth++;
+          else if (c === '}' && depth === 0)
+            throw new JsonArrayError(`unbalanced '}' in element ${index + 1}`);
           else if (c === '}' || c === ']' || c === ',') {
             if (depth > 0 && c !== ',') {
               depth--;
@@ -86,6 +92,5 @@ export async function* readJsonArray(path: string, options: { encoding: string }
     if (state !== 'end') throw new JsonArrayError('the JSON array is not closed (the file ends inside it)');
   } finally {
     source.destroy();
-    decoder.destroy();
   }
 }

@@ -1,19 +1,21 @@
-import { clientTransaction, CopyWriter, type Db, type MappingTargetTable } from '@csp/db';
+import {
+  clientTransaction,
+  CopyWriter,
+  type Db,
+  type MappingTargetTable,
+  type ReceiveFileKind,
+} from '@csp/db';
 import { firstDayOfMonth } from '@csp/domain';
 import { AppError, invalid, notFound } from '@csp/service-kit';
 import { sql } from 'kysely';
 import type { FileStore } from '../common/file-store.js';
 import { intakeDb } from '../db.js';
-import { activeMappings, type ActiveMapping } from '../mappings/mapping-lookup.js';
-import { columnLetter } from '../parsing/columns.js';
-import { isSupportedEncoding, normaliseEncoding } from '../parsing/csv-reader.js';
+import { activeMappings } from '../mappings/mapping-lookup.js';
+import { isSupportedEncoding } from '../parsing/csv-reader.js';
 import type { SpooledFile } from '../parsing/spool.js';
-import { isBlankRow, openTabular, UnreadableFileError, type SheetRow } from '../parsing/tabular.js';
 import { LEDGER_OF, type DataType } from '../transform/record-mapper.js';
-import { checkLayout, describeLayout, hasProblems } from './layout-check.js';
-
-/** The header of a file that carries one data type per row instead of the dataType field. */
-export const DATA_TYPE_COLUMN = 'DATA_TYPE';
+import { openCarrierFile } from './carrier-records.js';
+import { describeLayout, hasProblems } from './layout-check.js';
 
 export interface ReceiveUploadInput {
   companyCode: string;
@@ -32,7 +34,7 @@ export interface ReceiveUploadResult {
   settleMonth: string;
   dataType: DataType | null;
   fileName: string;
-  fileKind: 'XLSX' | 'CSV';
+  fileKind: ReceiveFileKind;
   rowCount: number;
   header: string[];
   replacedReceiveFileId: number | null;
@@ -58,6 +60,9 @@ const DEFAULT_PROFILE: Profile = {
   is_active: true,
 };
 
+/** XML is not received yet (see API.md). */
+const UPLOADABLE_FORMATS = new Set(['EXCEL', 'CSV', 'FIXED', 'JSON']);
+
 const COPY_COLUMNS = [
   'company_code',
   'batch_id',
@@ -69,18 +74,6 @@ const COPY_COLUMNS = [
   'receive_file_id',
   'created_by',
 ] as const;
-
-/** Keys of raw_content: the header texts (blank -> COL_<letter>, repeats -> name#2). */
-export function headerKeys(cells: readonly string[]): string[] {
-  const used = new Map<string, number>();
-  return cells.map((cell, i) => {
-    let key = cell.trim() || `COL_${columnLetter(i)}`;
-    const n = (used.get(key) ?? 0) + 1;
-    used.set(key, n);
-    if (n > 1) key = `${key}#${n}`;
-    return key;
-  });
-}
 
 export async function loadCarrier(db: Db, companyCode: string): Promise<Profile> {
   const row = await intakeDb(db)
@@ -112,10 +105,10 @@ export async function loadCarrier(db: Db, companyCode: string): Promise<Profile>
     is_active: row.is_active!,
   };
   if (!profile.is_active) throw invalid('companyCode', `the intake profile of ${companyCode} is inactive`);
-  if (profile.data_format !== 'EXCEL' && profile.data_format !== 'CSV') {
+  if (!UPLOADABLE_FORMATS.has(profile.data_format)) {
     throw invalid(
       'file',
-      `data format ${profile.data_format} of ${companyCode} cannot be uploaded (EXCEL and CSV can)`,
+      `data format ${profile.data_format} of ${companyCode} cannot be uploaded (EXCEL, CSV, FIXED and JSON can)`,
     );
   }
   if (!isSupportedEncoding(profile.file_encoding)) {
@@ -127,25 +120,11 @@ export async function loadCarrier(db: Db, companyCode: string): Promise<Profile>
   return profile;
 }
 
-/** Rows of the spooled file, the header consumed, positioned at the first data row. */
-export async function readHeader(
-  rows: AsyncGenerator<SheetRow>,
-  profile: Profile,
-): Promise<{ header: string[] | undefined; first: IteratorResult<SheetRow> }> {
-  let next = await rows.next();
-  if (profile.header_row === 0) return { header: undefined, first: next };
-  while (!next.done && next.value.rowNumber < profile.header_row) next = await rows.next();
-  if (next.done || next.value.rowNumber !== profile.header_row) {
-    throw invalid('file', `the file has no header in row ${profile.header_row}`);
-  }
-  const header = headerKeys(next.value.cells);
-  return { header, first: await rows.next() };
-}
-
 /**
- * Stores a carrier file as raw rows, one per record (spec 1.3 step 1, manual receive). Before any
- * row is stored: the header is checked against the active field mappings of the month (a renamed,
- * moved or missing column refuses the file, naming the columns), and the content hash against the
+ * Stores a carrier file as raw rows, one per record (spec 1.3 step 1, manual receive); the profile's
+ * format says how to read it (carrier-records.ts: EXCEL/CSV, FIXED, JSON). Before any row is stored:
+ * the header is checked against the active field mappings of the month (a renamed, moved or missing
+ * column refuses the file, naming the columns), and the content hash against the
  * carrier's received files (B009 unless `replace`). The rows are streamed into one COPY in one
  * transaction: the file is stored completely or not at all.
  */
@@ -156,44 +135,23 @@ export async function receiveCarrierFile(
 ): Promise<ReceiveUploadResult> {
   const { companyCode, settleMonth, file } = input;
   const profile = await loadCarrier(db, companyCode);
-  let source;
+  // Layout: the mappings transformData will apply to this month.
+  const tables: MappingTargetTable[] =
+    input.dataType === undefined ? ['recruit_ledger', 'maintain_ledger'] : [LEDGER_OF[input.dataType]];
+  const mappings = await activeMappings(intakeDb(db), companyCode, firstDayOfMonth(settleMonth), tables);
+  const source = await openCarrierFile(file.path, {
+    companyCode,
+    profile,
+    mappings,
+    dataType: input.dataType,
+  });
   try {
-    source = await openTabular(file.path, {
-      encoding: normaliseEncoding(profile.file_encoding),
-      delimiter: profile.delimiter,
-      sheetName: profile.sheet_name,
-    });
-  } catch (err) {
-    if (err instanceof UnreadableFileError) throw invalid('file', err.message);
-    throw err;
-  }
-  const rows = source.rows();
-  try {
-    const { header, first } = await readHeader(rows, profile);
-    const perRowType = input.dataType === undefined;
-    const typeColumn = header?.indexOf(DATA_TYPE_COLUMN) ?? -1;
-    if (perRowType && typeColumn < 0) {
-      throw invalid('dataType', `is required (the file has no ${DATA_TYPE_COLUMN} column)`);
-    }
-
-    // Layout: the mappings transformData will apply to this month.
-    const tables: MappingTargetTable[] = perRowType
-      ? ['recruit_ledger', 'maintain_ledger']
-      : [LEDGER_OF[input.dataType!]];
-    const mappings = await activeMappings(intakeDb(db), companyCode, firstDayOfMonth(settleMonth), tables);
-    let keys: string[];
-    if (header) {
-      const problems = checkLayout(header, mappings);
-      if (hasProblems(problems)) {
-        const message = `the file layout does not match the active field mapping of ${companyCode}: ${describeLayout(problems)}`;
-        throw new AppError('INVALID_PARAMETER', message, {
-          errors: [{ field: 'file', message }],
-          layout: problems,
-        });
-      }
-      keys = header;
-    } else {
-      keys = headerlessKeys(companyCode, mappings, first.done ? 0 : first.value.cells.length);
+    if (hasProblems(source.layout)) {
+      const message = `the file layout does not match the active field mapping of ${companyCode}: ${describeLayout(source.layout)}`;
+      throw new AppError('INVALID_PARAMETER', message, {
+        errors: [{ field: 'file', message }],
+        layout: source.layout,
+      });
     }
 
     const previous = await intakeDb(db)
@@ -225,8 +183,8 @@ export async function receiveCarrierFile(
           content_hash: file.sha256,
           file_size: file.size,
           file_kind: source.kind,
-          file_encoding: source.kind === 'CSV' ? normaliseEncoding(profile.file_encoding) : null,
-          header: JSON.stringify(header ?? keys),
+          file_encoding: source.encoding,
+          header: JSON.stringify(source.header),
           received_by: input.userId,
         })
         .returning('receive_file_id')
@@ -234,37 +192,26 @@ export async function receiveCarrierFile(
       const receiveFileId = created.receive_file_id;
       const batchId = `UPLOAD-${receiveFileId}`;
       const writer = new CopyWriter(client, 'raw_commission_data', COPY_COLUMNS, 2000);
-      let next = first;
-      while (!next.done) {
-        const row = next.value;
-        if (row.rowNumber >= profile.data_start_row && !isBlankRow(row.cells)) {
-          const cells = row.cells;
-          const content = rawContentOf(keys, cells);
-          const dataType = perRowType ? (cells[typeColumn] ?? '').trim() : input.dataType!;
-          const full = writer.write([
-            companyCode,
-            batchId,
-            settleMonth,
-            dataType.slice(0, 20),
-            JSON.stringify(content),
-            file.fileName,
-            row.rowNumber,
-            receiveFileId,
-            input.userId,
-          ]);
-          if (full) await writer.flush();
-        }
-        next = await rows.next();
+      for await (const record of source.records()) {
+        const full = writer.write([
+          companyCode,
+          batchId,
+          settleMonth,
+          record.dataType.slice(0, 20),
+          record.content,
+          file.fileName,
+          record.rowNumber,
+          receiveFileId,
+          input.userId,
+        ]);
+        if (full) await writer.flush();
       }
       const rowCount = await writer.end();
       if (rowCount === 0) throw invalid('file', 'the file has no data rows');
       const fileId = await files.adopt(trx, file.path, {
         groupId: `receive-${companyCode}-${settleMonth}`,
         originalName: file.fileName,
-        contentType:
-          source.kind === 'XLSX'
-            ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
-            : 'text/csv',
+        contentType: CONTENT_TYPES[source.kind],
         createdBy: input.userId,
       });
       await tx
@@ -288,41 +235,20 @@ export async function receiveCarrierFile(
       dataType: input.dataType ?? null,
       fileName: file.fileName,
       fileKind: source.kind,
-      header: header ?? keys,
+      header: source.header,
       replacedReceiveFileId: previous?.receive_file_id ?? null,
     };
   } finally {
-    await rows.return(undefined);
+    await source.close();
   }
 }
 
-/**
- * Keys of raw_content for a file without a header: the mapped source field of a pinned column
- * (source_col_index), else the column letter. The file must reach every pinned column.
- */
-export function headerlessKeys(
-  companyCode: string,
-  mappings: readonly ActiveMapping[],
-  firstWidth: number,
-): string[] {
-  const byIndex = new Map(
-    mappings.filter((m) => m.sourceColIndex !== null).map((m) => [m.sourceColIndex!, m.sourceField]),
-  );
-  const width = Math.max(0, ...[...byIndex.keys()].map((i) => i + 1));
-  if (firstWidth < width) {
-    const message = `the file has ${firstWidth} columns; the active field mapping of ${companyCode} reads column ${columnLetter(width - 1)}`;
-    throw new AppError('INVALID_PARAMETER', message, { errors: [{ field: 'file', message }] });
-  }
-  return Array.from({ length: Math.max(width, firstWidth) }, (_, i) => byIndex.get(i) ?? columnLetter(i));
-}
-
-/** raw_content of one record: every column under its key, blanks as ''. */
-export function rawContentOf(keys: readonly string[], cells: readonly string[]): Record<string, string> {
-  const content: Record<string, string> = {};
-  const n = Math.max(keys.length, cells.length);
-  for (let i = 0; i < n; i++) content[keys[i] ?? `COL_${columnLetter(i)}`] = cells[i] ?? '';
-  return content;
-}
+const CONTENT_TYPES: Readonly<Record<ReceiveFileKind, string>> = {
+  XLSX: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  CSV: 'text/csv',
+  FIXED: 'text/plain',
+  JSON: 'application/json',
+};
 
 /**
  * Replacing a file: its raw rows go (their parse errors with them) and the carrier figures they put

@@ -14,6 +14,7 @@ import {
   zId,
   type ServiceApp,
 } from '@csp/service-kit';
+import { assertMonthOpen as assertPeriodOpen, lockMonthShared } from '../period-closes/month-guard.js';
 
 const MENU = 'LEDGER_EXCEPTION';
 const tags = ['Ledger'];
@@ -25,6 +26,12 @@ const rejectReq = z.object({ reason: z.string().trim().min(1).max(1000) });
 const params = z.object({ id: zId });
 
 type Trx = Transaction<Database> | Db;
+
+/** A CLOSED settle month refuses exception changes with B001 naming the month (before the V080 trigger would). */
+async function assertPeriodNotClosed(trx: Trx, settleMonth: string, refused: string): Promise<void> {
+  await lockMonthShared(trx, settleMonth);
+  await assertPeriodOpen(trx, settleMonth, refused);
+}
 
 /** A CONFIRMED or PAID settlement freezes the agent's month: nothing may be added or approved into it. */
 async function assertMonthOpen(trx: Trx, agentId: number, settleMonth: string): Promise<void> {
@@ -80,6 +87,7 @@ export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
       const created = await db()
         .transaction()
         .execute(async (trx) => {
+          await assertPeriodNotClosed(trx, b.settleMonth, 'registering an exception');
           const type = await trx
             .selectFrom('exception_type_code')
             .select(['direction', 'is_active'])
@@ -157,6 +165,7 @@ export async function registerExceptionRoutes(app: ServiceApp): Promise<void> {
       .transaction()
       .execute(async (trx) => {
         const row = await lockPending(trx, id, decision.approve ? 'approved' : 'rejected');
+        await assertPeriodNotClosed(trx, row.settle_month, decision.approve ? 'exception approval' : 'exception rejection');
         if (decision.approve) await assertMonthOpen(trx, Number(row.agent_id), row.settle_month);
         const updated = await trx
           .updateTable('exception_ledger')

@@ -4,13 +4,17 @@
  * workers, and the gateway in front serving the built web client (services/web/dist). One month is
  * settled through the API so that settlement pages have rows. Prints one line `PLATFORM {json}` when
  * ready; SIGTERM closes everything and drops the database.
+ *
+ * WEB_E2E_DATABASE_URL: a database with a book already loaded (the 1M-contract book of the first-list
+ * measurement, `pnpm demo-data`) is used as it is and kept: no journey users, no bank accounts; its
+ * last month (WEB_E2E_BOOK_MONTH, default 202507) is settled unless a month is settled already.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { startStepWorkers, type StepDefinition, type StepService, type StepWorkers } from '@csp/batch';
-import { createDb, createPool } from '@csp/db';
+import { createDb, createPool, ensureAdminUser, migrate } from '@csp/db';
 import { createTestDatabase, TEST_ADMIN_PASSWORD } from '@csp/db/testing';
 import { createLogger, loadServiceConfig } from '@csp/service-kit';
 import { TEST_ENCRYPT_KEY, TEST_JWT_SECRET } from '@csp/service-kit/testing';
@@ -41,8 +45,17 @@ let gateway: Listening | undefined;
 const workers: StepWorkers[] = [];
 const closers: Array<() => Promise<unknown>> = [];
 const pools: ReturnType<typeof createPool>[] = [];
-const tdb = await createTestDatabase();
+const bookUrl = process.env.WEB_E2E_DATABASE_URL;
+const tdb = bookUrl ? await existingDatabase(bookUrl) : await createTestDatabase();
 tdb.pool.on('error', () => {});
+
+/** A loaded book used as it is (migrated, an admin with the tests' password), never dropped. */
+async function existingDatabase(url: string) {
+  const pool = createPool({ connectionString: url, max: 4, applicationName: 'web-e2e-book' });
+  await migrate(pool);
+  await ensureAdminUser(createDb(pool), { password: TEST_ADMIN_PASSWORD });
+  return { url, pool, drop: () => pool.end() };
+}
 // A failed start must not leave its database behind.
 process.on('uncaughtException', (err) => {
   process.stderr.write(`[platform] failed: ${err.stack ?? String(err)}\n`);
@@ -60,7 +73,14 @@ const serviceUrls: Partial<Record<Service, string>> = {};
 
 const log = (message: string) => process.stderr.write(`[platform] ${message}\n`);
 
-const book = await generateDemoBook(tdb.pool, { agents: 60, contracts: 3000, seed: 'web-e2e', today: '2025-08-15' });
+async function loadedBook() {
+  const ids = await tdb.pool.query<{ first: number; last: number; agents: number; contracts: string }>(
+    'select min(agent_id)::int as first, max(agent_id)::int as last, count(*)::int as agents, (select count(*) from contract) as contracts from agent',
+  );
+  const row = ids.rows[0]!;
+  return { agents: row.agents, contracts: Number(row.contracts), agentIds: { first: row.first, last: row.last }, lastClosedMonth: process.env.WEB_E2E_BOOK_MONTH ?? '202507' };
+}
+const book = bookUrl ? await loadedBook() : await generateDemoBook(tdb.pool, { agents: 60, contracts: 3000, seed: 'web-e2e', today: '2025-08-15' });
 log(`demo book: ${book.agents} agents, ${book.contracts} contracts, last month ${book.lastClosedMonth}`);
 
 async function startService(name: Service): Promise<void> {
@@ -150,23 +170,26 @@ const admin = (await call('POST', '/api/auth/login', USERS.admin)).accessToken a
 const roles = (await call('GET', '/api/roles?pageSize=100', undefined, admin)) as { list: { roleId: number; roleCode: string }[] };
 const roleId = (code: string) => roles.list.find((r) => r.roleCode === code)!.roleId;
 const agentId = book.agentIds.first + 5;
-await call('POST', '/api/users', { loginId: USERS.manager.loginId, password: USERS.manager.password, userName: 'Mina Manager', roleIds: [roleId('MANAGER')] }, admin);
-await call('POST', '/api/users', { loginId: USERS.agent.loginId, password: USERS.agent.password, userName: 'Andy Agent', agentId, roleIds: [roleId('AGENT')] }, admin);
-for (const u of [USERS.clerk, USERS.locked, USERS.approver]) {
-  await call('POST', '/api/users', { loginId: u.loginId, password: u.password, userName: u.loginId, roleIds: [roleId(u.role)] }, admin);
-}
+if (!bookUrl) {
+  await call('POST', '/api/users', { loginId: USERS.manager.loginId, password: USERS.manager.password, userName: 'Mina Manager', roleIds: [roleId('MANAGER')] }, admin);
+  await call('POST', '/api/users', { loginId: USERS.agent.loginId, password: USERS.agent.password, userName: 'Andy Agent', agentId, roleIds: [roleId('AGENT')] }, admin);
+  for (const u of [USERS.clerk, USERS.locked, USERS.approver]) {
+    await call('POST', '/api/users', { loginId: u.loginId, password: u.password, userName: u.loginId, roleIds: [roleId(u.role)] }, admin);
+  }
 
-// Bank accounts for the agents of the book (the demo book has none), so that a month can be paid.
-for (let id = book.agentIds.first; id <= book.agentIds.last; id++) {
-  const agent = await call('GET', `/api/agents/${id}`, undefined, admin);
-  await call('PUT', `/api/agents/${id}`, { agentName: agent.agentName, orgId: agent.orgId, gradeId: agent.gradeId, bankCode: '004', accountNo: `100-200-${String(id).padStart(6, '0')}` }, admin);
+  // Bank accounts for the agents of the book (the demo book has none), so that a month can be paid.
+  for (let id = book.agentIds.first; id <= book.agentIds.last; id++) {
+    const agent = await call('GET', `/api/agents/${id}`, undefined, admin);
+    await call('PUT', `/api/agents/${id}`, { agentName: agent.agentName, orgId: agent.orgId, gradeId: agent.gradeId, bankCode: '004', accountNo: `100-200-${String(id).padStart(6, '0')}` }, admin);
+  }
 }
 
 // One settled month, so that settlement, explain and payment pages have rows.
-const month = book.lastClosedMonth;
-const runId = (await call('POST', `/api/batch/settlement/run?settleMonth=${month}`, undefined, admin)) as number;
-const deadline = Date.now() + 180_000;
-for (;;) {
+const settled = bookUrl ? (await tdb.pool.query<{ month: string | null }>('select max(settle_month) as month from settle_master')).rows[0]!.month : null;
+const month = settled ?? book.lastClosedMonth;
+const runId = settled ? 0 : ((await call('POST', `/api/batch/settlement/run?settleMonth=${month}`, undefined, admin)) as number);
+const deadline = Date.now() + (bookUrl ? 1_800_000 : 180_000);
+for (; runId !== 0; ) {
   const status = await call('GET', `/api/batch/settlement/status?jobLogId=${runId}`, undefined, admin);
   if (status.run.status === 'COMPLETED') break;
   if (status.run.status === 'FAILED' || Date.now() > deadline) throw new Error(`setup run ${runId}: ${JSON.stringify(status.run)}`);

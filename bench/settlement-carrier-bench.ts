@@ -1,0 +1,195 @@
+/**
+ * The settlement month with carrier data: steps 1-3 doing real work on a generated book.
+ *   run 0  the month calculated once (no carrier data): the system's figures;
+ *   files  the demo generator writes one carrier file per company from those figures
+ *          (packages/demo-data/src/carrier-files.ts: XLSX, CP949 CSV, UTF-8 CSV; a known few amounts differ);
+ *   upload each file received by intake's upload code (receiveCarrierFile: spool, hash, layout check, COPY);
+ *   run 1  the month again: receiveData, transformData (every raw row mapped onto its ledger row), reconcile,
+ *          then calcRecruit/calcMaintain mark each reported row MATCHED or DIFF.
+ * Checks: every carrier MATCHED in reconcile, the DIFF ledger rows are exactly the manifest's rows.
+ *   pnpm exec tsx bench/settlement-carrier-bench.ts            (from the repo root)
+ * Env: BENCH_AGENTS (10000), BENCH_CONTRACTS (1000000), BENCH_SEED (bench), BENCH_TODAY (today, UTC),
+ *      BENCH_DB (csp_bench_carrier), BENCH_BASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
+ *      REDIS_URL (redis://127.0.0.1:6379) with BENCH_REDIS_DB (14), BENCH_KEEP=1 keeps the database.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SELF = fileURLToPath(import.meta.url);
+
+if (!process.execArgv.some((a) => a.includes('conditions=source'))) {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', SELF], { cwd: ROOT, stdio: 'inherit' });
+  child.on('exit', (code) => process.exit(code ?? 1));
+} else {
+  await main();
+}
+
+async function main(): Promise<void> {
+  const { createDb, createPool, migrate } = await import('../packages/db/src/index.js');
+  const { createQueues, getRunStatus, launchRun, STEP_NAMES } = await import('../packages/batch/src/index.js');
+  const { generateDemoBook } = await import('../packages/demo-data/src/generate.js');
+  const { writeCarrierFiles } = await import('../packages/demo-data/src/carrier-files.js');
+  const { receiveCarrierFile } = await import('../services/intake/src/receive/receive-upload.service.js');
+  const { FileStore } = await import('../services/intake/src/common/file-store.js');
+  const { spoolToTemp } = await import('../services/intake/src/parsing/spool.js');
+
+  const AGENTS = Number(process.env.BENCH_AGENTS ?? 10_000);
+  const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 1_000_000);
+  const SEED = process.env.BENCH_SEED ?? 'bench';
+  const TODAY = process.env.BENCH_TODAY ?? new Date().toISOString().slice(0, 10);
+  const DB_NAME = process.env.BENCH_DB ?? 'csp_bench_carrier';
+  const BASE_URL = process.env.BENCH_BASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const REDIS_URL = `${(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '')}/${process.env.BENCH_REDIS_DB ?? '14'}`;
+  const KEEP = process.env.BENCH_KEEP === '1';
+  if (!/^[a-z0-9_]+$/.test(DB_NAME)) throw new Error(`unexpected database name ${DB_NAME}`);
+
+  const log = (msg: string) => console.log(`[bench] ${msg}`);
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const dbUrl = (name: string) => {
+    const url = new URL(BASE_URL);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+
+  const admin = createPool({ connectionString: BASE_URL, max: 1 });
+  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  const url = dbUrl(DB_NAME);
+  const pool = createPool({ connectionString: url, max: 4, applicationName: 'settlement-carrier-bench' });
+  const db = createDb(pool);
+  await migrate(pool);
+  const book = await generateDemoBook(pool, { agents: AGENTS, contracts: CONTRACTS, seed: SEED, today: TODAY });
+  const month = book.lastClosedMonth;
+  log(`demo book: ${book.agents} agents, ${book.contracts} contracts, ${book.companies} companies (${seconds(book.timings.totalMs)}); month ${month}`);
+
+  const children: ChildProcess[] = [];
+  const startWorker = (service: string) =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', `services/${service}/src/worker.ts`], {
+        cwd: ROOT,
+        env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', DATABASE_URL: url, REDIS_URL },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('batch step workers started')) resolve();
+        if (out.length > 100_000) out = out.slice(-10_000);
+      });
+      child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      child.once('exit', (code) => reject(new Error(`${service} worker exited (${code}): ${out.slice(-2000)}`)));
+    });
+  const stopAll = () =>
+    Promise.all(
+      children.map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            if (c.exitCode !== null) return resolve();
+            c.once('exit', () => resolve());
+            c.kill('SIGTERM');
+          }),
+      ),
+    );
+
+  const queues = createQueues(REDIS_URL);
+  for (const step of STEP_NAMES) await queues.queue(step).obliterate({ force: true });
+  const storage = await mkdtemp(join(tmpdir(), 'csp-bench-carrier-'));
+  try {
+    for (const service of ['intake', 'ledger-settlement', 'payment-tax']) await startWorker(service);
+
+    const runMonth = async (label: string) => {
+      const run = await launchRun(db, queues, { settleMonth: month });
+      const started = Date.now();
+      for (;;) {
+        const status = await getRunStatus(db, run.jobLogId);
+        if (status && (status.run.status === 'COMPLETED' || status.run.status === 'FAILED')) {
+          if (status.run.status === 'FAILED') throw new Error(`${label}: run FAILED: ${status.run.errorMessage}`);
+          const wallMs = Date.now() - started;
+          console.log('  step                      status     duration      total    success   error');
+          for (const s of status.steps) {
+            console.log(
+              `  ${s.stepName.padEnd(24)}  ${(s.skipped ? 'skipped' : s.status).padEnd(9)} ${seconds(Number(s.durationMs ?? 0)).padStart(9)}  ${String(s.totalCount).padStart(9)}  ${String(s.successCount).padStart(9)}  ${String(s.errorCount).padStart(6)}`,
+            );
+          }
+          const first3 = status.steps
+            .filter((s) => ['receiveData', 'transformData', 'reconcile'].includes(s.stepName))
+            .reduce((sum, s) => sum + Number(s.durationMs ?? 0), 0);
+          log(`${label}: whole run ${seconds(Number(status.run.durationMs ?? wallMs))}, steps 1-3 ${seconds(first3)}`);
+          return status;
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    };
+
+    log('run 0: the month without carrier data (the system figures the carrier files report)');
+    await runMonth('run 0');
+
+    const outDir = join(storage, 'carrier-files');
+    let started = performance.now();
+    const files = await writeCarrierFiles(pool, { outDir, settleMonth: month, log: (m) => log(`  ${m}`) });
+    const records = files.files.reduce((n, f) => n + f.rows, 0);
+    log(`carrier files: ${files.files.length} files, ${records} records written in ${seconds(performance.now() - started)}`);
+
+    const store = new FileStore(join(storage, 'files'));
+    started = performance.now();
+    for (const f of files.files) {
+      const t = performance.now();
+      const spooled = await spoolToTemp(createReadStream(f.path), basename(f.path));
+      const result = await receiveCarrierFile(db, store, {
+        companyCode: f.companyCode,
+        settleMonth: month,
+        dataType: undefined,
+        replace: false,
+        file: spooled,
+        userId: null,
+      });
+      log(`  upload ${f.fileName}: ${result.rowCount} rows (${result.fileKind}) in ${seconds(performance.now() - t)}`);
+    }
+    log(`uploads: ${records} records in ${seconds(performance.now() - started)}`);
+
+    log('run 1: the month with the carrier data (steps 1-3 real, then the ledger rows reconciled)');
+    await runMonth('run 1');
+
+    const { rows: recon } = await pool.query<{ company_code: string; recon_status: string; expected_count: number; diff_amount: string }>(
+      'SELECT company_code, recon_status, expected_count, diff_amount::text FROM reconciliation WHERE settle_month = $1 ORDER BY company_code',
+      [month],
+    );
+    log(`reconcile: ${recon.map((r) => `${r.company_code} ${r.recon_status} (${r.expected_count} rows, diff ${r.diff_amount})`).join(', ')}`);
+    const { rows: statuses } = await pool.query<{ reconcile_status: string; n: string }>(
+      `SELECT reconcile_status, count(*) AS n FROM (
+         SELECT reconcile_status FROM recruit_ledger WHERE settle_month = $1
+         UNION ALL SELECT reconcile_status FROM maintain_ledger WHERE settle_month = $1) l
+       GROUP BY 1 ORDER BY 1`,
+      [month],
+    );
+    log(`ledger rows: ${statuses.map((s) => `${s.reconcile_status} ${s.n}`).join(', ')}`);
+    const { rows: diffRows } = await pool.query<{ policy_no: string; commission_year: number; reconcile_diff: string }>(
+      `SELECT policy_no, commission_year, reconcile_diff::text FROM (
+         SELECT policy_no, commission_year, reconcile_diff FROM recruit_ledger WHERE settle_month = $1 AND reconcile_status = 'DIFF'
+         UNION ALL SELECT policy_no, commission_year, reconcile_diff FROM maintain_ledger WHERE settle_month = $1 AND reconcile_status = 'DIFF') l
+       ORDER BY 1, 2`,
+      [month],
+    );
+    const expected = files.files
+      .flatMap((f) => f.diffs.map((d) => `${d.policyNo}/${d.commissionYear}/${d.delta}`))
+      .sort();
+    const found = diffRows.map((d) => `${d.policy_no}/${d.commission_year}/${d.reconcile_diff}`).sort();
+    const same = JSON.stringify(expected) === JSON.stringify(found);
+    log(`DIFF rows ${found.length}, the manifest lists ${expected.length}: ${same ? 'exactly those rows and deltas' : 'MISMATCH'}`);
+    if (!same) log(`  expected ${expected.join(' ')}\n  found    ${found.join(' ')}`);
+    if (recon.some((r) => r.recon_status !== 'MATCHED')) log('reconcile: a carrier is not MATCHED (unexpected)');
+  } finally {
+    await stopAll();
+    await queues.close();
+    await rm(storage, { recursive: true, force: true });
+    await pool.end();
+    if (!KEEP) await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    await admin.end();
+  }
+}
