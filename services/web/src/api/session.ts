@@ -24,7 +24,11 @@ export function readTokens(): Tokens | null {
 
 export function writeTokens(tokens: Tokens | null): void {
   if (tokens) localStorage.setItem(KEY, JSON.stringify(tokens));
-  else localStorage.removeItem(KEY);
+  else {
+    localStorage.removeItem(KEY);
+    // Signed out: the start-up answers kept for this user go too (api/warm-cache.ts).
+    for (const key of Object.keys(localStorage)) if (key.startsWith('csp.warm.')) localStorage.removeItem(key);
+  }
   for (const listener of listeners) listener(tokens);
 }
 

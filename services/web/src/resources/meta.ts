@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { dynamicApi } from '../api/client.js';
 import { ApiError, unwrap } from '../api/envelope.js';
+import { readWarm, writeWarm } from '../api/warm-cache.js';
 import type { PermCode } from '../shell/menus.js';
 
 /** `GET /api/meta/resources`: what the kit's field table says about every plain resource. */
@@ -54,11 +55,16 @@ export function useResourceMeta(enabled = true) {
   return useQuery({
     queryKey: ['meta', 'resources'],
     enabled,
-    staleTime: Infinity,
+    // Changes only with a deployment: revalidated at start (the warm copy is dated 0), then kept a while.
+    staleTime: 10 * 60_000,
     retry: false,
+    initialData: () => (enabled ? readWarm<ResourceMeta[]>('meta') : undefined),
+    initialDataUpdatedAt: 0,
     queryFn: async () => {
       try {
-        return unwrap<{ resources: ResourceMeta[] }>(await dynamicApi.GET('/api/meta/resources', {})).resources;
+        const resources = unwrap<{ resources: ResourceMeta[] }>(await dynamicApi.GET('/api/meta/resources', {})).resources;
+        writeWarm('meta', resources);
+        return resources;
       } catch (err) {
         // Not served (yet): the generic pages say so instead of failing.
         if (err instanceof ApiError && (err.status === 404 || err.code === 'E404')) return [];

@@ -4,6 +4,7 @@ import { useLocation } from 'react-router';
 import { api } from '../api/client.js';
 import type { components } from '../api/schema';
 import { unwrap } from '../api/envelope.js';
+import { readWarm, writeWarm } from '../api/warm-cache.js';
 import { useAuth } from '../auth/auth.js';
 
 /** The menu tree node of `/api/menus/my`, as the OpenAPI document names it (a recursive component). */
@@ -60,7 +61,14 @@ export function useMyMenus() {
     queryKey: ['menus', 'my'],
     enabled: signedIn,
     staleTime: 5 * 60_000,
-    queryFn: async () => unwrap<MenuNode[]>(await api.GET('/api/menus/my')),
+    queryFn: async () => {
+      const tree = unwrap<MenuNode[]>(await api.GET('/api/menus/my'));
+      writeWarm('menus', tree);
+      return tree;
+    },
+    // The last menu of this user draws the shell at once; the call above still runs and wins.
+    initialData: () => (signedIn ? readWarm<MenuNode[]>('menus') : undefined),
+    initialDataUpdatedAt: 0,
   });
   const menus = useMemo(() => (query.data ? build(query.data) : undefined), [query.data]);
   return { menus, isLoading: query.isLoading, error: query.error };
