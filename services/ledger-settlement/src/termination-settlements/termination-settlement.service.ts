@@ -237,6 +237,8 @@ export async function approveTermination(
     let deductionId: number | null = null;
     let correctionId: number | null = null;
     if (sign < 0) {
+      // CHARGEBACK_PENDING: what the agent still owes back, netted from a later payment (payment-tax gives a
+      // carried-forward negative gross the same type)
       const receivableIn = await receivableMonth(trx, agentId, month, (m) => shiftSettleMonth(m, 1));
       const deduction = await trx
         .insertInto('agent_deduction')
