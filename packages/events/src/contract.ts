@@ -129,6 +129,6 @@ export const APPROVAL_TARGET_STATES: Readonly<
 > = {
   WITHDRAW: { table: 'withdraw_request', idColumn: 'withdraw_id', approvable: ['REQUESTED'] },
   SETTLE: { table: 'settle_master', idColumn: 'settle_id', approvable: ['CALCULATED'] },
-  DISPUTE: null,
+  DISPUTE: { table: 'commission_dispute', idColumn: 'dispute_id', approvable: ['IN_REVIEW'] },
   INCENTIVE: { table: 'incentive_result', idColumn: 'result_id', approvable: ['PENDING_APPROVAL'] },
 };

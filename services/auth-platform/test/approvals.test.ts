@@ -240,7 +240,7 @@ describe('bad requests', () => {
     expect((await post({ approvalLineCode: 'NOPE' })).body).toMatchObject({ code: 'E411', message: 'unknown approval line NOPE', data: { errors: [{ field: 'approvalLineCode' }] } });
     expect((await post({ approvalLineCode: 'WITHDRAW_ONE' })).body).toMatchObject({ code: 'E411', message: 'approval line WITHDRAW_ONE approves WITHDRAW requests, not SETTLE' });
     expect((await post({ targetId: 999_999 })).body).toMatchObject({ code: 'E411', message: 'SETTLE 999999 does not exist' });
-    expect((await post({ targetType: 'DISPUTE', targetId: 1 })).body).toMatchObject({ code: 'E411', data: { errors: [{ field: 'targetType' }] } });
+    expect((await post({ targetType: 'DISPUTE', targetId: 1 })).body).toMatchObject({ code: 'E411', message: 'approval line ONE_STEP approves SETTLE requests, not DISPUTE' });
 
     const confirmed = await settleRow(ctx, 'CONFIRMED');
     const wrongState = await post({ targetId: confirmed });

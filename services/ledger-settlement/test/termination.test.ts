@@ -178,6 +178,10 @@ describe('termination settlement through the gateway', () => {
     ]);
     // the unpaid row is withheld (not paid on top of the final settlement)
     expect(await settleOf(4001, '202502')).toMatchObject({ status: 'HOLD', holdReasonCode: 'TERMINATION', holdReason: `Settled by termination settlement ${ids.eve}` });
+    // ... and cannot be released by hand, which would pay it a second time
+    const withheld = await settleOf(4001, '202502');
+    const release = await call('PUT', `/api/settle/${withheld!.settleId}/release`, {});
+    expect(release.body).toMatchObject({ code: 'B001', message: `Settlement ${withheld!.settleId} is withheld by a termination settlement and is settled there; it cannot be released` });
     expect(await q(`SELECT settle_month, status FROM chargeback WHERE agent_id = 4001 ORDER BY settle_month`)).toEqual([
       { settle_month: '202503', status: 'CALCULATED' },
       { settle_month: '202504', status: 'CANCELLED' },

@@ -100,7 +100,7 @@ export async function targetStatus(db: Db, targetType: ApprovalTargetType, targe
     case 'INCENTIVE':
       return (await db.selectFrom('incentive_result').select('status').where('result_id', '=', targetId).executeTakeFirst())?.status;
     case 'DISPUTE':
-      return undefined;
+      return (await db.selectFrom('commission_dispute').select('status').where('dispute_id', '=', targetId).executeTakeFirst())?.status;
   }
 }
 

@@ -31,6 +31,17 @@ export async function deleteMonthRows(
   return rows.length;
 }
 
+/** Basis keys the row's own columns hold (commission_type, rule_id/rule_version/rate_pct, milestone_month, base_amount, source_id). */
+const IN_COLUMNS = new Set(['type', 'rule', 'milestoneMonth', 'monthNo', 'recruitAmount', 'renewedPremium', 'endorsementId']);
+
+/**
+ * The stored calc_basis: compact like recruit/maintain rows (measured: the full form doubled the insert), only what
+ * the columns and the rule row do not hold; the explain rebuilds the full form (explain/other-lines.ts).
+ */
+export function compactBasis(basis: Record<string, unknown>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(basis).filter(([key]) => !IN_COLUMNS.has(key))));
+}
+
 /** Inserts the rows in one statement; a row whose key a kept (not CALCULATED) row holds is not written. */
 export async function insertRows(trx: Trx, month: string, runId: number, rows: readonly OtherLedgerRow[]): Promise<number> {
   if (rows.length === 0) return 0;
@@ -45,7 +56,7 @@ export async function insertRows(trx: Trx, month: string, runId: number, rows: r
       ${col((r) => r.insuranceType)}::varchar[], ${col((r) => r.commissionYear)}::int[], ${col((r) => r.milestoneMonth)}::int[],
       ${col((r) => r.baseAmount)}::numeric[], ${col((r) => r.ratePct)}::numeric[], ${col((r) => r.agentAmount)}::numeric[],
       ${col((r) => r.ruleId)}::bigint[], ${col((r) => r.ruleVersion)}::int[], ${col((r) => r.sourceId)}::bigint[],
-      ${col((r) => JSON.stringify({ step: 'calcOtherCommission', runId, ...r.basis }))}::jsonb[]
+      ${col((r) => compactBasis(r.basis))}::jsonb[]
     ) AS u
     ON CONFLICT DO NOTHING
     RETURNING ledger_id`.execute(trx);

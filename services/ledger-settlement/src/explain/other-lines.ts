@@ -15,6 +15,7 @@ const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number
 
 interface OtherLedgerSql {
   ledger_id: number;
+  run_id: number | null;
   commission_type: string;
   contract_id: number | null;
   policy_no: string | null;
@@ -37,7 +38,80 @@ interface TypeSetting {
   counted: boolean;
 }
 
-function otherLine(r: OtherLedgerSql, types: ReadonlyMap<string, TypeSetting>) {
+interface RulePeriod {
+  effectiveFrom: string;
+  effectiveTo: string | null;
+  /** collection: min_commission_year; appointment: months */
+  extra: number | null;
+}
+
+const RULE_TABLES: Record<string, { table: string; extra: string | null }> = {
+  COLLECTION: { table: 'collection_rule', extra: 'min_commission_year' },
+  RENEWAL: { table: 'renewal_rule', extra: null },
+  REINSTATEMENT: { table: 'reinstatement_rule', extra: null },
+  PERSISTENCY: { table: 'persistency_rule', extra: null },
+  APPOINTMENT: { table: 'appointment_rule', extra: 'months' },
+};
+
+/** The rule rows behind the lines (validity and the values the row does not hold), one query per rule table. */
+async function loadRulePeriods(db: Db, rows: readonly OtherLedgerSql[]): Promise<Map<string, RulePeriod>> {
+  const periods = new Map<string, RulePeriod>();
+  await Promise.all(
+    Object.entries(RULE_TABLES).map(async ([type, { table, extra }]) => {
+      const ids = [...new Set(rows.filter((r) => r.commission_type === type && r.rule_id !== null).map((r) => Number(r.rule_id)))];
+      if (ids.length === 0) return;
+      const { rows: rules } = await sql<{ rule_id: number; effective_from: string; effective_to: string | null; extra: number | null }>`
+        SELECT rule_id, effective_from, effective_to, ${extra === null ? sql`NULL::int` : sql.ref(extra)} AS extra
+        FROM ${sql.table(table)} WHERE rule_id = ANY(${ids}::bigint[])`.execute(db);
+      for (const r of rules) {
+        periods.set(`${type}:${r.rule_id}`, { effectiveFrom: r.effective_from, effectiveTo: r.effective_to, extra: r.extra });
+      }
+    }),
+  );
+  return periods;
+}
+
+/**
+ * The full basis of a row (as the domain computed it) from its compact stored form, its columns and its rule row
+ * (current validity; a deleted rule row shows none).
+ */
+function expandBasis(r: OtherLedgerSql, periods: ReadonlyMap<string, RulePeriod>): Json {
+  const stored = r.calc_basis ?? {};
+  const period = periods.get(`${r.commission_type}:${r.rule_id}`);
+  const base = formatMoney(r.base_amount);
+  const value: Record<string, string> =
+    r.commission_type === 'PERSISTENCY'
+      ? { bonusPct: formatRate(r.rate_pct) }
+      : r.commission_type === 'APPOINTMENT'
+        ? { monthlyAmount: base, ...(period?.extra != null && { months: String(period.extra) }) }
+        : {
+            ratePct: formatRate(r.rate_pct),
+            ...(r.commission_type === 'COLLECTION' && period?.extra != null && { minCommissionYear: String(period.extra) }),
+          };
+  const specific: Record<string, unknown> =
+    r.commission_type === 'PERSISTENCY'
+      ? { milestoneMonth: r.milestone_month, recruitAmount: base }
+      : r.commission_type === 'APPOINTMENT'
+        ? { monthNo: r.milestone_month }
+        : r.commission_type === 'RENEWAL'
+          ? { endorsementId: numOrNull(r.source_id), renewedPremium: base }
+          : {};
+  return {
+    step: 'calcOtherCommission',
+    runId: numOrNull(r.run_id),
+    type: r.commission_type,
+    rule: {
+      ruleId: numOrNull(r.rule_id),
+      version: r.rule_version,
+      ...value,
+      ...(period && { effectiveFrom: period.effectiveFrom, effectiveTo: period.effectiveTo }),
+    },
+    ...specific,
+    ...stored,
+  };
+}
+
+function otherLine(r: OtherLedgerSql, types: ReadonlyMap<string, TypeSetting>, periods: ReadonlyMap<string, RulePeriod>) {
   const t = types.get(r.commission_type);
   return {
     ledgerId: num(r.ledger_id),
@@ -56,7 +130,7 @@ function otherLine(r: OtherLedgerSql, types: ReadonlyMap<string, TypeSetting>) {
     sourceId: numOrNull(r.source_id),
     status: r.status,
     countedInGross: t?.counted ?? false,
-    basis: r.calc_basis,
+    basis: expandBasis(r, periods),
   };
 }
 
@@ -66,7 +140,7 @@ export async function loadOtherLines(db: Db, agentId: number, month: string) {
   const [types, ledger, incentives, adjustments] = await Promise.all([
     sql<TypeSetting>`SELECT type_code, type_name, (is_active AND gross_yn = 'Y') AS counted FROM commission_type`.execute(db),
     sql<OtherLedgerSql>`
-      SELECT ledger_id, commission_type, contract_id, policy_no, product_code, commission_year, milestone_month,
+      SELECT ledger_id, run_id, commission_type, contract_id, policy_no, product_code, commission_year, milestone_month,
              base_amount, rate_pct, agent_amount, rule_id, rule_version, source_id, status, calc_basis
       FROM other_commission_ledger WHERE agent_id = ${agentId} AND settle_month = ${month}
       ORDER BY commission_type, ledger_id`.execute(db),
@@ -101,7 +175,8 @@ export async function loadOtherLines(db: Db, agentId: number, month: string) {
   ]);
   const byType = new Map(types.rows.map((t) => [t.type_code, t]));
   const counted = (type: string) => byType.get(type)?.counted ?? false;
-  const lines = ledger.rows.map((r) => otherLine(r, byType));
+  const periods = await loadRulePeriods(db, ledger.rows);
+  const lines = ledger.rows.map((r) => otherLine(r, byType, periods));
   const ofType = (type: string) => lines.filter((l) => l.commissionType === type);
   const incentive = incentives.rows.map((r) => ({
     resultId: num(r.result_id),

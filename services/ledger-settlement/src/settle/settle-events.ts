@@ -12,7 +12,7 @@ import { moveSettlement } from './settle.service.js';
  * CANCELLED leave it CALCULATED. Every decision is kept in settle_approval with its reason. A row that can no
  * longer be confirmed (HOLD, PAID, gone) parks the event for an operator; a row already CONFIRMED stays as it
  * is. A running batch of the month is retried (BATCH_RUNNING) until the run has finished.
- * DISPUTE and INCENTIVE decisions are parked until their areas bring their consumers. PAYMENT_SUCCEEDED
+ * DISPUTE and INCENTIVE decisions are routed to their areas by src/event-consumer.ts. PAYMENT_SUCCEEDED
  * (payment-tax) is applied by payment-events.ts.
  */
 async function applySettleDecision(trx: Transaction<Database>, event: ConsumedEvent<ApprovalDecided>): Promise<void> {

@@ -123,6 +123,13 @@ export async function applySettleMove(
       `Settlement run ${active.job_log_id} of ${before.settle_month} is in progress; ${input.action} after it has finished`,
     );
   }
+  if (input.action === 'release' && before.hold_reason_code === 'TERMINATION') {
+    // withheld by an approved termination settlement, which already counted it in the final net
+    throw new AppError(
+      'ALREADY_CONFIRMED',
+      `Settlement ${input.settleId} is withheld by a termination settlement and is settled there; it cannot be released`,
+    );
+  }
   if (!move.from.includes(before.status)) {
     throw new AppError(
       'ALREADY_CONFIRMED',
