@@ -23,7 +23,10 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
 
 if (!process.execArgv.some((a) => a.includes('conditions=source'))) {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', SELF], { cwd: ROOT, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', SELF], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   child.on('exit', (code) => process.exit(code ?? 1));
 } else {
   await main();
@@ -31,7 +34,8 @@ if (!process.execArgv.some((a) => a.includes('conditions=source'))) {
 
 async function main(): Promise<void> {
   const { createDb, createPool, migrate } = await import('../packages/db/src/index.js');
-  const { createQueues, getRunStatus, launchRun, STEP_NAMES } = await import('../packages/batch/src/index.js');
+  const { createQueues, getRunStatus, launchRun, STEP_NAMES } =
+    await import('../packages/batch/src/index.js');
   const { generateDemoBook } = await import('../packages/demo-data/src/generate.js');
   const { writeCarrierFiles } = await import('../packages/demo-data/src/carrier-files.js');
   const { receiveCarrierFile } = await import('../services/intake/src/receive/receive-upload.service.js');
@@ -63,18 +67,29 @@ async function main(): Promise<void> {
   const pool = createPool({ connectionString: url, max: 4, applicationName: 'settlement-carrier-bench' });
   const db = createDb(pool);
   await migrate(pool);
-  const book = await generateDemoBook(pool, { agents: AGENTS, contracts: CONTRACTS, seed: SEED, today: TODAY });
+  const book = await generateDemoBook(pool, {
+    agents: AGENTS,
+    contracts: CONTRACTS,
+    seed: SEED,
+    today: TODAY,
+  });
   const month = book.lastClosedMonth;
-  log(`demo book: ${book.agents} agents, ${book.contracts} contracts, ${book.companies} companies (${seconds(book.timings.totalMs)}); month ${month}`);
+  log(
+    `demo book: ${book.agents} agents, ${book.contracts} contracts, ${book.companies} companies (${seconds(book.timings.totalMs)}); month ${month}`,
+  );
 
   const children: ChildProcess[] = [];
   const startWorker = (service: string) =>
     new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', `services/${service}/src/worker.ts`], {
-        cwd: ROOT,
-        env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', DATABASE_URL: url, REDIS_URL },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--conditions=source', '--import', 'tsx', `services/${service}/src/worker.ts`],
+        {
+          cwd: ROOT,
+          env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', DATABASE_URL: url, REDIS_URL },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       children.push(child);
       let out = '';
       child.stdout!.on('data', (d: Buffer) => {
@@ -83,7 +98,9 @@ async function main(): Promise<void> {
         if (out.length > 100_000) out = out.slice(-10_000);
       });
       child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-      child.once('exit', (code) => reject(new Error(`${service} worker exited (${code}): ${out.slice(-2000)}`)));
+      child.once('exit', (code) =>
+        reject(new Error(`${service} worker exited (${code}): ${out.slice(-2000)}`)),
+      );
     });
   const stopAll = () =>
     Promise.all(
@@ -109,7 +126,8 @@ async function main(): Promise<void> {
       for (;;) {
         const status = await getRunStatus(db, run.jobLogId);
         if (status && (status.run.status === 'COMPLETED' || status.run.status === 'FAILED')) {
-          if (status.run.status === 'FAILED') throw new Error(`${label}: run FAILED: ${status.run.errorMessage}`);
+          if (status.run.status === 'FAILED')
+            throw new Error(`${label}: run FAILED: ${status.run.errorMessage}`);
           const wallMs = Date.now() - started;
           console.log('  step                      status     duration      total    success   error');
           for (const s of status.steps) {
@@ -120,7 +138,9 @@ async function main(): Promise<void> {
           const first3 = status.steps
             .filter((s) => ['receiveData', 'transformData', 'reconcile'].includes(s.stepName))
             .reduce((sum, s) => sum + Number(s.durationMs ?? 0), 0);
-          log(`${label}: whole run ${seconds(Number(status.run.durationMs ?? wallMs))}, steps 1-3 ${seconds(first3)}`);
+          log(
+            `${label}: whole run ${seconds(Number(status.run.durationMs ?? wallMs))}, steps 1-3 ${seconds(first3)}`,
+          );
           return status;
         }
         await new Promise((r) => setTimeout(r, 250));
@@ -134,7 +154,9 @@ async function main(): Promise<void> {
     let started = performance.now();
     const files = await writeCarrierFiles(pool, { outDir, settleMonth: month, log: (m) => log(`  ${m}`) });
     const records = files.files.reduce((n, f) => n + f.rows, 0);
-    log(`carrier files: ${files.files.length} files, ${records} records written in ${seconds(performance.now() - started)}`);
+    log(
+      `carrier files: ${files.files.length} files, ${records} records written in ${seconds(performance.now() - started)}`,
+    );
 
     const store = new FileStore(join(storage, 'files'));
     started = performance.now();
@@ -149,18 +171,27 @@ async function main(): Promise<void> {
         file: spooled,
         userId: null,
       });
-      log(`  upload ${f.fileName}: ${result.rowCount} rows (${result.fileKind}) in ${seconds(performance.now() - t)}`);
+      log(
+        `  upload ${f.fileName}: ${result.rowCount} rows (${result.fileKind}) in ${seconds(performance.now() - t)}`,
+      );
     }
     log(`uploads: ${records} records in ${seconds(performance.now() - started)}`);
 
     log('run 1: the month with the carrier data (steps 1-3 real, then the ledger rows reconciled)');
     await runMonth('run 1');
 
-    const { rows: recon } = await pool.query<{ company_code: string; recon_status: string; expected_count: number; diff_amount: string }>(
+    const { rows: recon } = await pool.query<{
+      company_code: string;
+      recon_status: string;
+      expected_count: number;
+      diff_amount: string;
+    }>(
       'SELECT company_code, recon_status, expected_count, diff_amount::text FROM reconciliation WHERE settle_month = $1 ORDER BY company_code',
       [month],
     );
-    log(`reconcile: ${recon.map((r) => `${r.company_code} ${r.recon_status} (${r.expected_count} rows, diff ${r.diff_amount})`).join(', ')}`);
+    log(
+      `reconcile: ${recon.map((r) => `${r.company_code} ${r.recon_status} (${r.expected_count} rows, diff ${r.diff_amount})`).join(', ')}`,
+    );
     const { rows: statuses } = await pool.query<{ reconcile_status: string; n: string }>(
       `SELECT reconcile_status, count(*) AS n FROM (
          SELECT reconcile_status FROM recruit_ledger WHERE settle_month = $1
@@ -169,7 +200,11 @@ async function main(): Promise<void> {
       [month],
     );
     log(`ledger rows: ${statuses.map((s) => `${s.reconcile_status} ${s.n}`).join(', ')}`);
-    const { rows: diffRows } = await pool.query<{ policy_no: string; commission_year: number; reconcile_diff: string }>(
+    const { rows: diffRows } = await pool.query<{
+      policy_no: string;
+      commission_year: number;
+      reconcile_diff: string;
+    }>(
       `SELECT policy_no, commission_year, reconcile_diff::text FROM (
          SELECT policy_no, commission_year, reconcile_diff FROM recruit_ledger WHERE settle_month = $1 AND reconcile_status = 'DIFF'
          UNION ALL SELECT policy_no, commission_year, reconcile_diff FROM maintain_ledger WHERE settle_month = $1 AND reconcile_status = 'DIFF') l
@@ -181,9 +216,12 @@ async function main(): Promise<void> {
       .sort();
     const found = diffRows.map((d) => `${d.policy_no}/${d.commission_year}/${d.reconcile_diff}`).sort();
     const same = JSON.stringify(expected) === JSON.stringify(found);
-    log(`DIFF rows ${found.length}, the manifest lists ${expected.length}: ${same ? 'exactly those rows and deltas' : 'MISMATCH'}`);
+    log(
+      `DIFF rows ${found.length}, the manifest lists ${expected.length}: ${same ? 'exactly those rows and deltas' : 'MISMATCH'}`,
+    );
     if (!same) log(`  expected ${expected.join(' ')}\n  found    ${found.join(' ')}`);
-    if (recon.some((r) => r.recon_status !== 'MATCHED')) log('reconcile: a carrier is not MATCHED (unexpected)');
+    if (recon.some((r) => r.recon_status !== 'MATCHED'))
+      log('reconcile: a carrier is not MATCHED (unexpected)');
   } finally {
     await stopAll();
     await queues.close();

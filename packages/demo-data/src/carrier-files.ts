@@ -120,7 +120,7 @@ export interface CarrierFileInfo {
 
 export interface CarrierFilesOptions {
   outDir: string;
-  /** 'YYYYMM'; default the latest month with ledger rows. */
+  /** 'YYYYMM'; default the latest month whose settlement run completed. */
   settleMonth?: string;
   /** Rows per company whose reported amount differs from the system's (default 3). */
   diffsPerCompany?: number;
@@ -388,9 +388,11 @@ async function writeCsv(
   await once(out, 'finish');
 }
 
-async function latestLedgerMonth(pool: pg.Pool): Promise<string | undefined> {
+/** The latest month a settlement run completed (its ledger rows hold the system's figures). */
+async function latestCalculatedMonth(pool: pg.Pool): Promise<string | undefined> {
   const { rows } = await pool.query<{ m: string | null }>(
-    `SELECT greatest((SELECT max(settle_month) FROM recruit_ledger), (SELECT max(settle_month) FROM maintain_ledger)) AS m`,
+    `SELECT max(settle_month) AS m FROM batch_job_log
+      WHERE job_name = 'SETTLEMENT' AND step_name IS NULL AND status = 'COMPLETED'`,
   );
   return rows[0]?.m ?? undefined;
 }
@@ -404,10 +406,10 @@ export async function writeCarrierFiles(
   const perCompany = options.diffsPerCompany ?? 3;
   if (!Number.isInteger(perCompany) || perCompany < 0)
     throw new RangeError('diffsPerCompany must be an integer >= 0');
-  const settleMonth = options.settleMonth ?? (await latestLedgerMonth(pool));
+  const settleMonth = options.settleMonth ?? (await latestCalculatedMonth(pool));
   if (!settleMonth) {
     throw new Error(
-      'no ledger rows yet: run the settlement of a month first (the carrier files report its figures)',
+      'no settlement run has completed yet: run the settlement of a month first (the carrier files report its figures), or name a month with ledger rows',
     );
   }
   if (!/^\d{4}(0[1-9]|1[0-2])$/.test(settleMonth))
@@ -421,7 +423,8 @@ export async function writeCarrierFiles(
   for (const company of companies) {
     const { layout } = company;
     const total = await countOf(pool, company.code, settleMonth);
-    const k = Math.min(perCompany, total);
+    // a known few: never more than half of a carrier's rows
+    const k = Math.min(perCompany, Math.floor(total / 2));
     const diffAt = new Set(Array.from({ length: k }, (_, j) => Math.floor(((j + 1) * total) / (k + 1))));
     const diffs: CarrierDiff[] = [];
     const totals = { rows: 0, recruit: 0, maintain: 0, amount: 0n };

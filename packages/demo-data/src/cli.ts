@@ -7,7 +7,8 @@ import { runCarrierFilesCommand } from './carrier-files.js';
 const USAGE = `usage: pnpm demo-data -- [--agents N] [--contracts M] [--seed S] [--today YYYY-MM-DD] [--database-url URL] [--force]
   defaults: --agents 500 --contracts 50000 --seed demo, DATABASE_URL or postgres://postgres@127.0.0.1:5432/commission
        pnpm demo-data -- --carrier-files DIR [--carrier-month YYYYMM] [--carrier-diffs N] [--database-url URL]
-  writes one carrier file per company for a calculated month (default the latest) instead of loading a book`;
+  writes one carrier file per company for a calculated month (default: the latest completed run) instead of
+  loading a book`;
 
 function positiveInt(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;

@@ -213,6 +213,19 @@ describe('every commission type in a month', () => {
         rule: { ruleId: 12, version: 2, ratePct: '2.5', minCommissionYear: '6', effectiveFrom: '2025-01-01', effectiveTo: null },
       },
     });
+    // stored compact (only what the columns and the rule row do not hold), explained in full
+    expect(e.sections.collection[0].basis).toEqual({
+      step: 'calcOtherCommission', runId: expect.any(Number), type: 'COLLECTION', rateDate: '2025-04-30',
+      rule: { ruleId: 12, version: 2, ratePct: '2.5', minCommissionYear: '6', effectiveFrom: '2025-01-01', effectiveTo: null },
+      contractDate: '2019-07-15', payCycle: 'QUARTERLY', contractAgentId: 4001, successionId: null,
+    });
+    const { rows: stored } = await p.pool.query(`SELECT calc_basis FROM other_commission_ledger WHERE contract_id = 4105 AND settle_month = $1`, [N]);
+    expect(stored[0].calc_basis).toEqual({ rateDate: '2025-04-30', contractDate: '2024-04-08', contractStatus: 'ACTIVE', recruitRows: 1 });
+    expect(e.sections.persistency[0].basis).toEqual({
+      step: 'calcOtherCommission', runId: expect.any(Number), type: 'PERSISTENCY', rateDate: '2025-04-30',
+      rule: { ruleId: 41, version: 1, bonusPct: '10', effectiveFrom: '2020-01-01', effectiveTo: null },
+      contractDate: '2024-04-08', milestoneMonth: 13, contractStatus: 'ACTIVE', recruitRows: 1, recruitAmount: '2345.67',
+    });
     expect(e.sections.persistency.map((l: any) => [l.contractId, l.milestoneMonth, l.agentAmount])).toEqual([
       [4105, 13, '234.57'],
       [4107, 25, '600.00'],

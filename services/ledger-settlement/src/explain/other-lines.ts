@@ -83,10 +83,10 @@ function expandBasis(r: OtherLedgerSql, periods: ReadonlyMap<string, RulePeriod>
     r.commission_type === 'PERSISTENCY'
       ? { bonusPct: formatRate(r.rate_pct) }
       : r.commission_type === 'APPOINTMENT'
-        ? { monthlyAmount: base, ...(period?.extra != null && { months: String(period.extra) }) }
+        ? { monthlyAmount: base, ...(period !== undefined && period.extra !== null && { months: String(period.extra) }) }
         : {
             ratePct: formatRate(r.rate_pct),
-            ...(r.commission_type === 'COLLECTION' && period?.extra != null && { minCommissionYear: String(period.extra) }),
+            ...(r.commission_type === 'COLLECTION' && period !== undefined && period.extra !== null && { minCommissionYear: String(period.extra) }),
           };
   const specific: Record<string, unknown> =
     r.commission_type === 'PERSISTENCY'
