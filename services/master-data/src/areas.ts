@@ -5,7 +5,7 @@ import { agentLicenseResource } from './agent-licenses/agent-licenses.resource.j
 import { agentTrainingResource } from './agent-trainings/agent-trainings.resource.js';
 import { registerAppointmentRuleRoutes } from './appointment-rules/appointment-rules.routes.js';
 import { registerChargebackGradeRoutes } from './chargeback-grades/chargeback-grades.routes.js';
-import { chargebackRuleResource } from './chargeback-rules/chargeback-rules.resource.js';
+import { registerChargebackRuleRoutes } from './chargeback-rules/chargeback-rules.routes.js';
 import { registerCollectionRuleRoutes } from './collection-rules/collection-rules.routes.js';
 import { registerCommissionRateRoutes } from './commission-rates/commission-rates.routes.js';
 import { registerCompanyRoutes } from './companies/companies.routes.js';
@@ -17,7 +17,7 @@ import { gradeResource } from './grades/grades.resource.js';
 import { registerInstallmentPlanRoutes } from './installment-plans/installment-plans.routes.js';
 import { installmentRatioResource } from './installment-ratios/installment-ratios.resource.js';
 import { registerOrgRoutes } from './orgs/orgs.routes.js';
-import { overrideRuleResource } from './override-rules/override-rules.resource.js';
+import { registerOverrideRuleRoutes } from './override-rules/override-rules.routes.js';
 import { registerPayoutRuleRoutes } from './payout-rules/payout-rules.routes.js';
 import { registerPersistencyRuleRoutes } from './persistency-rules/persistency-rules.routes.js';
 import { productResource } from './products/products.resource.js';
@@ -51,8 +51,8 @@ const PEOPLE_AND_CONTRACTS: Area[] = [
 const RULES: Area[] = [
   registerCommissionRateRoutes,
   registerPayoutRuleRoutes,
-  overrideRuleResource,
-  chargebackRuleResource,
+  registerOverrideRuleRoutes,
+  registerChargebackRuleRoutes,
   exceptionCodeResource,
   registerRegulatoryLimitRoutes,
   registerChargebackGradeRoutes,

@@ -99,6 +99,20 @@ describe('override rules', () => {
     expect(logs.map((r) => r.action)).toEqual(['CREATE', 'UPDATE', 'DELETE']);
   });
 
+  it('revise closes the row at effectiveFrom and inserts version 2 with the new pct; the cap is kept', async () => {
+    const created = await a.post(BASE, { fromGrade: 1, toGrade: 2, overridePct: '4', capAmount: 300000, effectiveFrom: '2024-01-01' });
+    const id = created.body.data.id;
+    const revised = await a.post(`${BASE}/${id}/revise`, { effectiveFrom: '2024-07-01', overridePct: '4.5', version: 1 });
+    expect(revised.body.data).toEqual({ id: expect.any(Number), previousId: id, version: 2 });
+    expect((await a.get(`${BASE}/${id}`)).body.data).toMatchObject({ overridePct: '4', effectiveTo: '2024-07-01', version: 2 });
+    expect((await a.get(`${BASE}/${revised.body.data.id}`)).body.data).toMatchObject({
+      overridePct: '4.5', capAmount: '300000.00', effectiveFrom: '2024-07-01', effectiveTo: null, version: 2,
+    });
+    expect((await a.put(`${BASE}/${id}/revise`, { effectiveFrom: '2024-08-01', overridePct: '5', version: 1 })).body.code).toBe('B002');
+    const early = await a.post(`${BASE}/${revised.body.data.id}/revise`, { effectiveFrom: '2024-07-01', overridePct: '5' });
+    expect(early.body.data.errors).toEqual([{ field: 'effectiveFrom', message: 'must be after 2024-07-01, the effectiveFrom of the revised row' }]);
+  });
+
   it('the same grade on both sides is E411', async () => {
     const res = await a.post(BASE, { fromGrade: 2, toGrade: 2, overridePct: '5', effectiveFrom: '2024-01-01' });
     expect(res.body.data.errors).toEqual([{ field: 'toGrade', message: 'must differ from fromGrade' }]);
@@ -142,6 +156,21 @@ describe('chargeback rules', () => {
     });
     expect((await a.get(`${BASE}?companyCode=CB1&insuranceType=LIFE&effectiveDate=2024-01-01`)).body.data.total).toBe(1);
     expect((await a.get(`${BASE}?companyCode=XX`)).body.data.total).toBe(0);
+  });
+
+  it('revise changes the rate from a date and keeps the installment settings', async () => {
+    const created = await a.post(BASE, {
+      companyCode: 'CB1', insuranceType: 'LIFE', lapseMonthFrom: 13, lapseMonthTo: 24, cbRate: '50',
+      installmentAllowed: true, maxInstallments: 2, effectiveFrom: '2024-01-01',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.data.id;
+    const revised = await a.put(`${BASE}/${id}/revise`, { effectiveFrom: '2025-01-01', cbRate: '40' });
+    expect(revised.body.data).toEqual({ id: expect.any(Number), previousId: id, version: 2 });
+    expect((await a.get(`${BASE}/${revised.body.data.id}`)).body.data).toMatchObject({
+      cbRate: '40', lapseMonthFrom: 13, lapseMonthTo: 24, installmentAllowed: true, maxInstallments: 2, effectiveFrom: '2025-01-01', version: 2,
+    });
+    expect((await a.get(`${BASE}/${id}`)).body.data).toMatchObject({ cbRate: '50', effectiveTo: '2025-01-01' });
   });
 
   it('rejects a reversed lapse range, installments without permission and an unknown company (E411)', async () => {

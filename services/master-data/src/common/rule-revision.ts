@@ -10,12 +10,14 @@ export interface RevisableRule {
   table:
     | 'commission_rate'
     | 'payout_rule'
+    | 'override_rule'
+    | 'chargeback_rule'
     | 'collection_rule'
     | 'renewal_rule'
     | 'reinstatement_rule'
     | 'persistency_rule'
     | 'appointment_rule';
-  idColumn: 'rate_id' | 'rule_id';
+  idColumn: 'rate_id' | 'rule_id' | 'override_id' | 'cb_rule_id';
   menu: string;
 }
 

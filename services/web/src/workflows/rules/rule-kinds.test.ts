@@ -25,6 +25,6 @@ describe('rule versions', () => {
   });
 
   it('offers revision where the server has the endpoint only', () => {
-    expect(['RULE_COMMISSION', 'RULE_PAYOUT', 'RULE_OVERRIDE', 'RULE_CHARGEBACK'].map((m) => !!ruleKindOf(m)?.revise)).toEqual([true, true, false, false]);
+    expect(['RULE_COMMISSION', 'RULE_PAYOUT', 'RULE_OVERRIDE', 'RULE_CHARGEBACK'].map((m) => !!ruleKindOf(m)?.revise)).toEqual([true, true, true, true]);
   });
 });

@@ -6,6 +6,8 @@ type Row = Record<string, unknown>;
 export type ReviseResult = paths['/api/rules/commission-rates/{id}/revise']['post']['responses'][200]['content']['application/json']['data'];
 type CommissionRevise = NonNullable<paths['/api/rules/commission-rates/{id}/revise']['post']['requestBody']>['content']['application/json'];
 type PayoutRevise = NonNullable<paths['/api/rules/payout/{id}/revise']['post']['requestBody']>['content']['application/json'];
+type OverrideRevise = NonNullable<paths['/api/rules/override/{id}/revise']['post']['requestBody']>['content']['application/json'];
+type ChargebackRevise = NonNullable<paths['/api/rules/chargeback/{id}/revise']['post']['requestBody']>['content']['application/json'];
 
 /**
  * A versioned rule table (half-open validity, one row per version). `key` names the fields that
@@ -55,18 +57,36 @@ export const RULE_KINDS: RuleKind[] = [
       },
     },
   },
-  // No /revise on the server for these two yet: history only.
   {
     menu: 'RULE_OVERRIDE',
     path: '/api/rules/override',
     key: ['fromGrade', 'toGrade', 'insuranceTypeCond'],
     values: ['overridePct', 'calcType', 'capAmount'],
+    revise: {
+      fields: ['overridePct', 'capAmount'],
+      call: async (id, b) => {
+        const body: OverrideRevise = { effectiveFrom: String(b.effectiveFrom), overridePct: String(b.overridePct) };
+        if (typeof b.version === 'number') body.version = b.version;
+        if (text(b.capAmount) !== undefined) body.capAmount = text(b.capAmount)!;
+        return unwrap<ReviseResult>(await api.POST('/api/rules/override/{id}/revise', { params: { path: { id } }, body }));
+      },
+    },
   },
   {
     menu: 'RULE_CHARGEBACK',
     path: '/api/rules/chargeback',
     key: ['companyCode', 'insuranceType', 'lapseMonthFrom'],
     values: ['cbRate', 'lapseMonthTo', 'includeOverride', 'installmentAllowed', 'maxInstallments'],
+    revise: {
+      // the installment settings are checked together on update, so a revision changes the rate and override only
+      fields: ['cbRate', 'includeOverride'],
+      call: async (id, b) => {
+        const body: ChargebackRevise = { effectiveFrom: String(b.effectiveFrom), cbRate: String(b.cbRate) };
+        if (typeof b.version === 'number') body.version = b.version;
+        if (typeof b.includeOverride === 'boolean') body.includeOverride = b.includeOverride;
+        return unwrap<ReviseResult>(await api.POST('/api/rules/chargeback/{id}/revise', { params: { path: { id } }, body }));
+      },
+    },
   },
 ];
 
