@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -11,6 +14,7 @@ import { TEST_ENCRYPT_KEY, TEST_JWT_SECRET } from '@csp/service-kit/testing';
 import { buildApp as buildAuthApp } from '@csp/auth-platform/app';
 import { buildGatewayApp } from '@csp/gateway/app';
 import { buildApp as buildMasterDataApp } from '@csp/master-data/app';
+import { buildApp as buildIntakeApp } from '@csp/intake/app';
 import { intakeSteps } from '@csp/intake/steps';
 import { paymentTaxSteps } from '@csp/payment-tax/steps';
 import { buildApp as buildLedgerApp } from '../src/app.js';
@@ -53,10 +57,12 @@ export interface PlatformOptions {
   workers?: StepService[];
   lockDuration?: number;
   stalledInterval?: number;
+  /** Also serve intake's HTTP app (receive, mapping, upload) behind the gateway (default: off). */
+  withIntake?: boolean;
 }
 
 /**
- * gateway -> auth-platform, master-data, ledger-settlement on random ports, one fresh database, a
+ * gateway -> auth-platform, master-data, ledger-settlement (and intake with `withIntake`) on random ports, one fresh database, a
  * random Redis key prefix and BullMQ prefix, and the step workers of intake, ledger-settlement and
  * payment-tax in this process.
  */
@@ -74,6 +80,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     name: string,
     build: (deps: any) => Promise<FastifyInstance>,
     extra: object = {},
+    env: Record<string, string> = {},
   ) => {
     const config = loadServiceConfig(
       name,
@@ -85,6 +92,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
         JWT_SECRET: TEST_JWT_SECRET,
         ENCRYPT_KEY: TEST_ENCRYPT_KEY,
         LOG_LEVEL: level,
+        ...env,
       },
     );
     const pool = createPool({ connectionString: tdb.url, max: 5, applicationName: `e2e-${name}` });
@@ -104,6 +112,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const masterUrl = await service('master-data', buildMasterDataApp as never);
   const ledgerUrl = await service('ledger-settlement', buildLedgerApp as never, { batchPrefix });
   const unused = 'http://127.0.0.1:9';
+  let intakeUrl = unused;
+  if (options.withIntake) {
+    const storageDir = await mkdtemp(join(tmpdir(), 'e2e-intake-files-'));
+    closers.push(() => rm(storageDir, { recursive: true, force: true }));
+    intakeUrl = await service('intake', buildIntakeApp as never, {}, { FILE_STORAGE_DIR: storageDir });
+  }
   const gateway = await buildGatewayApp({
     nodeEnv: 'test',
     host: '127.0.0.1',
@@ -113,7 +127,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     upstreams: {
       'auth-platform': authUrl,
       'master-data': masterUrl,
-      intake: unused,
+      intake: intakeUrl,
       'ledger-settlement': ledgerUrl,
       'payment-tax': unused,
       analytics: unused,
