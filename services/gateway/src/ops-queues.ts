@@ -32,7 +32,7 @@ export function parseOpsAction(path: string): OpsAction | undefined {
 }
 
 /**
- * bull-board for the twelve settlement queues at /ops/queues, SUPER_ADMIN only. A browser gets there
+ * bull-board for the thirteen settlement queues at /ops/queues, SUPER_ADMIN only. A browser gets there
  * with a cookie: `POST /ops/session` with the bearer token sets `csp_ops` (httpOnly, SameSite=Strict,
  * Path=/ops, OPS_SESSION_TTL_SECONDS); scripts may send the bearer header directly. Every successful
  * change (retry, clean, promote, pause ...) is logged and recorded in the change log through

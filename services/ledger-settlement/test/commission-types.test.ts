@@ -357,6 +357,12 @@ describe('commission types', () => {
     const deleted = await call('DELETE', `/api/commission-types/${recruit.typeId}`);
     expect([deleted.status, deleted.body.code]).toEqual([400, 'E400']);
     expect((await call('PUT', `/api/commission-types/${recruit.typeId}`, { grossYn: 'N' })).body.code).toBe('E400');
+    const collection = types.find((t: any) => t.typeCode === 'COLLECTION');
+    const untaxed = await call('PUT', `/api/commission-types/${collection.typeId}`, { taxableYn: 'N' });
+    expect(untaxed.body).toMatchObject({
+      code: 'E400',
+      message: "COLLECTION: a non-taxable commission type is not supported yet (withholding applies to the whole gross); set grossYn = 'N' to leave it out of gross instead",
+    });
     await ok('PUT', `/api/commission-types/${recruit.typeId}`, { typeName: 'Recruit (year 1)', sortOrder: 5 });
     expect((await ok('GET', `/api/commission-types/${recruit.typeId}`)).typeName).toBe('Recruit (year 1)');
 

@@ -108,6 +108,11 @@ beforeAll(async () => {
      VALUES ('SETTLE', $1, $2, 'SETTLE_DEFAULT', 1, 'confirm a7', 1)`,
     [settle.a7, line.rows[0]!.line_id],
   );
+  // an other-commission row (appointment allowance) of fc follows its settlement like the recruit rows
+  await ctx.pool.query(
+    `INSERT INTO other_commission_ledger (commission_type, agent_id, settle_month, base_amount, agent_amount) VALUES ('APPOINTMENT', $1, $2, '50.00', '50.00')`,
+    [agents.fc, M],
+  );
   // another month of fc: never touched by a confirm of 202503
   settle.fcApril = await insertSettle(ctx, { agentId: agents.fc!, settleMonth: '202504', gross: '1.00', net: '1.00' });
   await recruit(agents.fc!, '202504');
@@ -135,7 +140,7 @@ describe('month-wide confirm', () => {
       skippedDispute: 1,
       alreadyConfirmed: 1,
       alreadyPaid: 1,
-      ledgerRows: { recruit_ledger: 4, maintain_ledger: 1, override_settle: 1, chargeback: 1 },
+      ledgerRows: { recruit_ledger: 4, maintain_ledger: 1, override_settle: 1, other_commission_ledger: 1, chargeback: 1 },
       approval: { lines: ['SETTLE_DEFAULT'], required: false, openRequests: 1 },
     });
     expect(res.body.message).toBe(
@@ -160,6 +165,7 @@ describe('month-wide confirm', () => {
     });
     expect(await statusesOf(ctx, 'recruit_ledger', 'agent_id = $1 AND settle_month = $2', [agents.fc, M])).toEqual(['CONFIRMED', 'CONFIRMED']);
     expect(await statusesOf(ctx, 'maintain_ledger', 'agent_id = $1', [agents.fc])).toEqual(['CONFIRMED']);
+    expect(await statusesOf(ctx, 'other_commission_ledger', 'agent_id = $1', [agents.fc])).toEqual(['CONFIRMED']);
     expect(await statusesOf(ctx, 'chargeback', 'agent_id = $1', [agents.fc])).toEqual(['CONFIRMED']);
     expect(await statusesOf(ctx, 'override_settle', 'to_agent_id = $1', [agents.fc])).toEqual(['CONFIRMED']);
     expect(await statusesOf(ctx, 'recruit_ledger', 'agent_id = $1', [agents.leader])).toEqual(['HOLD']);
@@ -185,7 +191,7 @@ describe('month-wide confirm', () => {
       confirmed: 3,
       skippedHold: 1,
       skippedDispute: 1,
-      ledgerRows: { recruit_ledger: 4, maintain_ledger: 1, override_settle: 1, chargeback: 1 },
+      ledgerRows: { recruit_ledger: 4, maintain_ledger: 1, override_settle: 1, other_commission_ledger: 1, chargeback: 1 },
     });
   });
 
@@ -199,7 +205,7 @@ describe('month-wide confirm', () => {
       skippedDispute: 1,
       alreadyConfirmed: 4,
       alreadyPaid: 1,
-      ledgerRows: { recruit_ledger: 0, maintain_ledger: 0, override_settle: 0, chargeback: 0 },
+      ledgerRows: { recruit_ledger: 0, maintain_ledger: 0, override_settle: 0, other_commission_ledger: 0, chargeback: 0 },
       approval: { openRequests: 0 },
     });
   });

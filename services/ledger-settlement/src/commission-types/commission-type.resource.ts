@@ -15,8 +15,8 @@ export function isBuiltInType(code: string): boolean {
 /**
  * commission_type (COMM_TYPE): the nine built-in types of the commission master and their settings. is_active:
  * calcOtherCommission computes only active types and the aggregate counts only active ones; gross_yn = 'N': the
- * type's amounts stay in the commission master but not in other_total/gross; taxable_yn is shown and stored
- * (the settle row's tax applies to the whole gross, rule 1.2.4). Built-in codes cannot be created or deleted.
+ * type's amounts stay in the commission master but not in other_total/gross; taxable_yn is shown and cannot be
+ * set to 'N' yet (withholding applies to the whole gross, rule 5). Built-in codes cannot be created or deleted.
  */
 export const commissionTypeResource = defineResource({
   name: 'CommissionType',
@@ -56,6 +56,13 @@ export const commissionTypeResource = defineResource({
       return;
     }
     const code = String(existing.type_code);
+    if (body.taxableYn === 'N' && existing.taxable_yn !== 'N') {
+      // payment-tax withholds on the whole gross (rule 5); a non-taxable part would need its own tax base there
+      throw new AppError(
+        'BAD_REQUEST',
+        `${code}: a non-taxable commission type is not supported yet (withholding applies to the whole gross); set grossYn = 'N' to leave it out of gross instead`,
+      );
+    }
     if (
       RULE4_TYPES.includes(code) &&
       (body.isActive === false || body.grossYn === 'N' || body.taxableYn === 'N')

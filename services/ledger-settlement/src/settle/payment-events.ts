@@ -4,13 +4,14 @@ import { EventRefusal, type ConsumedEvent, type PaymentSucceeded } from '@csp/ev
 import { lockMonthShared } from '../period-closes/month-guard.js';
 
 /**
- * The ledger rows that follow a paid settlement: the agent's recruit and maintain rows and the overrides it
+ * The ledger rows that follow a paid settlement: the agent's recruit, maintain and other-commission rows and the overrides it
  * receives (the tables whose status has PAID). Chargeback installments have no PAID state and stay CONFIRMED.
  */
 const PAID_LEDGERS = [
   { table: 'recruit_ledger', agentColumn: 'agent_id', byUser: true },
   { table: 'maintain_ledger', agentColumn: 'agent_id', byUser: true },
   { table: 'override_settle', agentColumn: 'to_agent_id', byUser: false },
+  { table: 'other_commission_ledger', agentColumn: 'agent_id', byUser: true },
 ] as const;
 
 /**

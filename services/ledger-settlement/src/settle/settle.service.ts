@@ -17,9 +17,12 @@ const MOVES: Record<SettleAction, { from: readonly SettleStatus[]; to: SettleSta
 /**
  * The rows behind an agent's month follow its settlement, so a re-run leaves them alone (the batch
  * skips ledger rows that are not CALCULATED): recruit and maintain rows of the agent, overrides it
- * receives, chargeback installments due from it. Chargebacks have no HOLD state: a hold keeps them as
+ * receives, its other-commission rows (collection, renewal, ...), chargeback installments due from it. Chargebacks have no HOLD state: a hold keeps them as
  * they are (the locked month already protects them), a release turns confirmed ones back.
  */
+/** Ledger tables that carry updated_by. */
+const BY_USER = new Set(['recruit_ledger', 'maintain_ledger', 'other_commission_ledger']);
+
 const LEDGER_MOVES: Record<
   SettleAction,
   Array<{ table: string; agentColumn: string; from: string[]; to: string }>
@@ -28,17 +31,20 @@ const LEDGER_MOVES: Record<
     { table: 'recruit_ledger', agentColumn: 'agent_id', from: ['CALCULATED', 'HOLD'], to: 'CONFIRMED' },
     { table: 'maintain_ledger', agentColumn: 'agent_id', from: ['CALCULATED', 'HOLD'], to: 'CONFIRMED' },
     { table: 'override_settle', agentColumn: 'to_agent_id', from: ['CALCULATED', 'HOLD'], to: 'CONFIRMED' },
+    { table: 'other_commission_ledger', agentColumn: 'agent_id', from: ['CALCULATED', 'HOLD'], to: 'CONFIRMED' },
     { table: 'chargeback', agentColumn: 'agent_id', from: ['CALCULATED'], to: 'CONFIRMED' },
   ],
   hold: [
     { table: 'recruit_ledger', agentColumn: 'agent_id', from: ['CALCULATED', 'CONFIRMED'], to: 'HOLD' },
     { table: 'maintain_ledger', agentColumn: 'agent_id', from: ['CALCULATED', 'CONFIRMED'], to: 'HOLD' },
     { table: 'override_settle', agentColumn: 'to_agent_id', from: ['CALCULATED', 'CONFIRMED'], to: 'HOLD' },
+    { table: 'other_commission_ledger', agentColumn: 'agent_id', from: ['CALCULATED', 'CONFIRMED'], to: 'HOLD' },
   ],
   release: [
     { table: 'recruit_ledger', agentColumn: 'agent_id', from: ['HOLD', 'CONFIRMED'], to: 'CALCULATED' },
     { table: 'maintain_ledger', agentColumn: 'agent_id', from: ['HOLD', 'CONFIRMED'], to: 'CALCULATED' },
     { table: 'override_settle', agentColumn: 'to_agent_id', from: ['HOLD', 'CONFIRMED'], to: 'CALCULATED' },
+    { table: 'other_commission_ledger', agentColumn: 'agent_id', from: ['HOLD', 'CONFIRMED'], to: 'CALCULATED' },
     { table: 'chargeback', agentColumn: 'agent_id', from: ['CONFIRMED'], to: 'CALCULATED' },
   ],
 };
@@ -146,7 +152,7 @@ export async function applySettleMove(
   const ledgerRows: Record<string, number> = {};
   for (const m of LEDGER_MOVES[input.action]) {
     // Four ledger tables share these columns; one statement shape moves each of them.
-    const byUser = m.table === 'recruit_ledger' || m.table === 'maintain_ledger' ? sql`, updated_by = ${input.userId}` : sql``;
+    const byUser = BY_USER.has(m.table) ? sql`, updated_by = ${input.userId}` : sql``;
     const result = await sql`
       update ${sql.table(m.table)} set status = ${m.to}, updated_at = now()${byUser}
        where ${sql.ref(m.agentColumn)} = ${before.agent_id} and settle_month = ${before.settle_month}
@@ -264,7 +270,7 @@ export async function confirmMonth(db: Db, input: ConfirmMonthInput): Promise<Co
     const user = sql`${input.userId}::bigint`;
     const moves = LEDGER_MOVES.confirm;
     const ledgerCtes = moves.map((m, i) => {
-      const byUser = m.table === 'recruit_ledger' || m.table === 'maintain_ledger' ? sql`, updated_by = ${user}` : sql``;
+      const byUser = BY_USER.has(m.table) ? sql`, updated_by = ${user}` : sql``;
       return sql`${sql.id(`l${i}`)} AS (
         UPDATE ${sql.table(m.table)} AS l SET status = ${m.to}, updated_at = now()${byUser}
           FROM moved WHERE ${sql.ref(`l.${m.agentColumn}`)} = moved.agent_id AND l.settle_month = ${month}
