@@ -44,7 +44,11 @@ async function xlsx(rows: unknown[][]): Promise<Buffer> {
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-async function upload(companyCode: string, name: string, content: Buffer): Promise<{ status: number; body: any }> {
+async function upload(
+  companyCode: string,
+  name: string,
+  content: Buffer,
+): Promise<{ status: number; body: any }> {
   const form = new FormData();
   form.append('companyCode', companyCode);
   form.append('settleMonth', MONTH);
@@ -120,7 +124,12 @@ beforeAll(async () => {
   ] as const) {
     await ok('POST', '/api/mapping/profiles', { companyCode, ...profile });
     for (const targetTable of ['recruit_ledger', 'maintain_ledger']) {
-      for (const [i, targetField] of ['policy_no', 'premium', 'company_amount', 'commission_year'].entries()) {
+      for (const [i, targetField] of [
+        'policy_no',
+        'premium',
+        'company_amount',
+        'commission_year',
+      ].entries()) {
         await ok('POST', `/api/mapping/${companyCode}/fields`, {
           targetTable,
           targetField,
@@ -205,7 +214,9 @@ describe('carrier files through the gateway, then the month', () => {
     expect(step('receiveData')).toEqual(['COMPLETED', 3, 3, 0]);
     expect(step('transformData')).toEqual(['COMPLETED', 8, 7, 1]);
     expect(step('reconcile')).toEqual(['COMPLETED', 3, 2, 1]);
-    console.log(JSON.stringify(['calcRecruit','calcMaintain'].map(step)));
+    // steps 4/5 compute the system figures and reconcile each row: 5 recruit rows, 3 maintain rows
+    expect(step('calcRecruit')).toEqual(['COMPLETED', 5, 5, 0]);
+    expect(step('calcMaintain')).toEqual(['COMPLETED', 3, 3, 0]);
   });
 
   it('gives every ledger row the reported figures of its file and MATCHED/DIFF with the hand-made differences', async () => {

@@ -62,9 +62,9 @@ export interface PlatformOptions {
 }
 
 /**
- * gateway -> auth-platform, master-data, ledger-settlement (and intake with `withIntake`) on random ports, one fresh database, a
- * random Redis key prefix and BullMQ prefix, and the step workers of intake, ledger-settlement and
- * payment-tax in this process.
+ * gateway -> auth-platform, master-data, ledger-settlement (and intake's app with `withIntake`, its
+ * files in a temporary folder) on random ports, one fresh database, a random Redis key prefix and
+ * BullMQ prefix, and the step workers of intake, ledger-settlement and payment-tax in this process.
  */
 export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
   const tdb = await createTestDatabase();
