@@ -132,6 +132,10 @@ beforeAll(async () => {
       VALUES (61, 'IP-APR', 'April sprint', 'NEW_PREMIUM', 'FIXED', '202504', '202504', '202504', 'ACTIVE');
     INSERT INTO incentive_result (program_id, agent_id, settle_month, measured_value, tier_no, amount, status) VALUES
       (61, 4002, '202504', 10000.00, 1, 1000.00, 'APPROVED'), (61, 4001, '202504', 5000.00, 1, 500.00, 'PENDING_APPROVAL');
+    -- paid in 202504 as well, never calculated yet: the month's run calculates it (one recruit in April -> 50.00)
+    INSERT INTO incentive_program (program_id, program_code, program_name, metric, reward_type, period_from, period_to, pay_month, status)
+      VALUES (62, 'IP-COUNT', 'April recruits', 'RECRUIT_COUNT', 'FIXED', '202504', '202504', '202504', 'ACTIVE');
+    INSERT INTO incentive_tier (program_id, tier_no, threshold, reward_amount) VALUES (62, 1, 1, 50.00);
   `);
 }, 120_000);
 
@@ -178,6 +182,17 @@ describe('every commission type in a month', () => {
     // 7 lines written; none refused or locked
     expect(step).toMatchObject({ status: 'COMPLETED', stepSeq: 6, totalCount: 7, successCount: 7, errorCount: 0, skippedCount: 0 });
     expect(await otherRows(N)).toEqual(MONTH_N_ROWS);
+    // the run calculated the programs paid in N: 4002 recruited one contract (4108, 2025-04-03) in April, so it
+    // reaches program 62's tier (threshold 1) -> 50.00, CALCULATED (not counted before approval); program 61's
+    // APPROVED and PENDING_APPROVAL results are left as they were
+    const results = await p.pool.query(
+      `SELECT program_id, agent_id, amount, status FROM incentive_result ORDER BY program_id, agent_id`,
+    );
+    expect(results.rows.map((r) => [Number(r.program_id), Number(r.agent_id), r.amount, r.status])).toEqual([
+      [61, 4001, '500.00', 'PENDING_APPROVAL'],
+      [61, 4002, '1000.00', 'APPROVED'],
+      [62, 4002, '50.00', 'CALCULATED'],
+    ]);
     // the revival cancelled exactly the pending installment; the CONFIRMED ones stay
     expect(await chargebacks()).toEqual([
       [1, '202503', 'CONFIRMED'],

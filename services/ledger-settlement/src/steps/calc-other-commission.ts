@@ -12,6 +12,7 @@ import {
   type RenewalEndorsement,
 } from '@csp/domain';
 import { planAgentChunks } from '../calc/agent-chunks.js';
+import { calculateIncentivesDueIn } from '../incentives/incentive-calculation.service.js';
 import { lockedAgents } from '../calc/locked-agents.js';
 import {
   appointmentCandidates,
@@ -33,10 +34,15 @@ import { successionsOf } from '../calc/pricing.js';
  * agent. Candidates come from set-based SQL prefilters, the amounts from the @csp/domain rules; each chunk deletes
  * the month's CALCULATED rows of its agents and writes the new ones in its checkpoint transaction (idempotent).
  * Only active types with rules are computed; a revival also cancels the pending chargeback installments it ends.
+ * Before the chunks, the ACTIVE incentive programs paid in this month are (re)calculated once (their results
+ * count in other_total only after approval; approved and pending results are never touched).
  */
 export const calcOtherCommission = defineStep({
   name: 'calcOtherCommission',
-  plan: planAgentChunks,
+  plan: async (ctx) => {
+    await calculateIncentivesDueIn(ctx.db, ctx.settleMonth, ctx.runId);
+    return planAgentChunks(ctx);
+  },
   run: async (ctx, chunk) => {
     if (!chunk) throw new Error('calcOtherCommission runs in chunks');
     const [setup, successions] = await Promise.all([otherCommissionSetupOf(ctx), successionsOf(ctx)]);
