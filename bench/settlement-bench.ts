@@ -10,7 +10,7 @@
  *      BENCH_DB (csp_bench_settlement), BENCH_BASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
  *      REDIS_URL (redis://127.0.0.1:6379) with BENCH_REDIS_DB (15): the queues live in that Redis database
  *      under BullMQ's default prefix (the ledger worker takes no prefix); its settlement queues are obliterated.
- *      BENCH_KEEP=1 keeps the database; BENCH_REUSE=1 reuses its book; BENCH_QUICK=1 runs only run 1 and the floor;
+ *      BENCH_KEEP=1 keeps the database; BENCH_REUSE=1 reuses its book (BENCH_MONTH: run that month of it); BENCH_QUICK=1 runs only run 1 and the floor;
  *      BENCH_WORKER_NODE_ARGS adds node options to the worker processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  * Targets: whole run < 90 s with one worker per step; run / floor <= 3; a second calcMaintain worker helps.
  * The demo book carries the rules of every commission type (issue 16), so calcOtherCommission does real work:
@@ -79,7 +79,8 @@ async function main(): Promise<void> {
   let month: string;
   if (REUSE && agentsPresent > 0) {
     const { rows } = await pool.query(`SELECT to_char(max(contract_date), 'YYYYMM') AS m FROM contract`);
-    month = rows[0].m;
+    // BENCH_MONTH: another month of the same book (e.g. the month after, to scan a retroactive rule revision)
+    month = process.env.BENCH_MONTH ?? rows[0].m;
     log(`reusing the book in ${DB_NAME} (${agentsPresent} agents), month ${month}`);
   } else {
     const book = await generateDemoBook(pool, {
