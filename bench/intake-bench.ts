@@ -215,6 +215,8 @@ function startServer(storageDir: string): ChildProcess {
       cwd: ROOT,
       env: {
         ...process.env,
+        // as the launcher and docker-compose start intake
+        NODE_OPTIONS: '--max-semi-space-size=4',
         NODE_ENV: 'production',
         PORT: String(PORT),
         HOST: '127.0.0.1',
