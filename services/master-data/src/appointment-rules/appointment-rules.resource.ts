@@ -1,6 +1,7 @@
-import { defineResource, f, zDate } from '@csp/service-kit';
-import { filters, trxOf } from '../common/resource-helpers.js';
-import { checkHalfOpenPeriod, nonNegative, requireReference, validOn } from '../common/rules.js';
+import { defineResource, f } from '@csp/service-kit';
+import { trxOf } from '../common/resource-helpers.js';
+import { revisableRuleTail, validOnDateFilter } from '../common/revisable-rule-fields.js';
+import { checkHalfOpenPeriod, nonNegative, requireReference } from '../common/rules.js';
 
 /** Spec 5.5 has no menu of its own for appointment rules: they belong to the commission types page. */
 export const MENU_APPOINTMENT = 'COMM_TYPE';
@@ -24,20 +25,11 @@ export const appointmentRuleResource = defineResource({
     gradeName: f.joined('g.grade_name', 'text').search().label('Grade').export({ width: 20 }),
     months: f.int({ min: 1, max: 120 }).required().sort().label('Months'),
     monthlyAmount: f.money().required().refine(nonNegative).sort().label('Monthly amount'),
-    effectiveFrom: f.date().required().sort().label('Effective from'),
-    effectiveTo: f.date().save().label('Effective to'),
-    version: f.version().sort().label('Version'),
-    createdAt: f.createdAt().export(false),
-    updatedAt: f.updatedAt().export(false),
-    createdBy: f.createdBy().hidden(),
-    updatedBy: f.updatedBy().hidden(),
+    ...revisableRuleTail(),
   },
   defaultSort: 'ruleId',
   dateFilter: 'effectiveFrom',
-  filters: filters({
-    shape: { effectiveDate: zDate.optional() },
-    apply: (qb, q) => (q.effectiveDate ? qb.where(validOn('apr', q.effectiveDate, 'half-open')) : qb),
-  }),
+  filters: validOnDateFilter('apr'),
   validate: async (b, ctx) => {
     checkHalfOpenPeriod(b as { effectiveFrom: string; effectiveTo?: string | null });
     await requireReference(trxOf(ctx), 'grade', 'grade_id', b.gradeId, 'gradeId', 'grade');

@@ -1,7 +1,8 @@
-import { defineResource, f, zDate, type FieldTable } from '@csp/service-kit';
+import { defineResource, f, type FieldTable } from '@csp/service-kit';
 import { INSURANCE_TYPE_CODE } from '../payout-rules/payout-rules.resource.js';
-import { filters, trxOf } from './resource-helpers.js';
-import { checkHalfOpenPeriod, nonNegative, requireReference, validOn } from './rules.js';
+import { trxOf } from './resource-helpers.js';
+import { revisableRuleTail, validOnDateFilter } from './revisable-rule-fields.js';
+import { checkHalfOpenPeriod, nonNegative, requireReference } from './rules.js';
 
 interface CompanyRateRuleDef<E extends FieldTable> {
   name: string;
@@ -39,20 +40,11 @@ export function companyRateRuleResource<E extends FieldTable>(def: CompanyRateRu
       insuranceTypeName: f.codeName('INSURANCE_TYPE', 'insuranceType').export(false),
       ...def.extra,
       ratePct: f.rate().required().refine(nonNegative).sort().label('Rate (%)'),
-      effectiveFrom: f.date().required().sort().label('Effective from'),
-      effectiveTo: f.date().save().label('Effective to'),
-      version: f.version().sort().label('Version'),
-      createdAt: f.createdAt().export(false),
-      updatedAt: f.updatedAt().export(false),
-      createdBy: f.createdBy().hidden(),
-      updatedBy: f.updatedBy().hidden(),
+      ...revisableRuleTail(),
     },
     defaultSort: 'ruleId',
     dateFilter: 'effectiveFrom',
-    filters: filters({
-      shape: { effectiveDate: zDate.optional() },
-      apply: (qb, q) => (q.effectiveDate ? qb.where(validOn(alias, q.effectiveDate, 'half-open')) : qb),
-    }),
+    filters: validOnDateFilter(alias),
     validate: async (b, ctx) => {
       checkHalfOpenPeriod(b as { effectiveFrom: string; effectiveTo?: string | null });
       await requireReference(trxOf(ctx), 'insurance_company', 'company_code', b.companyCode, 'companyCode', 'insurance company');

@@ -1,7 +1,7 @@
 import { PERSISTENCY_MILESTONES } from '@csp/db';
-import { defineResource, f, zDate } from '@csp/service-kit';
-import { filters } from '../common/resource-helpers.js';
-import { checkHalfOpenPeriod, nonNegative, validOn } from '../common/rules.js';
+import { defineResource, f } from '@csp/service-kit';
+import { revisableRuleTail, validOnDateFilter } from '../common/revisable-rule-fields.js';
+import { checkHalfOpenPeriod, nonNegative } from '../common/rules.js';
 import { INSURANCE_TYPE_CODE } from '../payout-rules/payout-rules.resource.js';
 
 export const MENU_PERSISTENCY = 'PERSIST_BONUS';
@@ -32,19 +32,10 @@ export const persistencyRuleResource = defineResource({
     insuranceType: f.text(INSURANCE_TYPE_CODE).required().sort().search().filter().label('Insurance type'),
     insuranceTypeName: f.codeName('INSURANCE_TYPE', 'insuranceType').export(false),
     bonusPct: f.rate().required().refine(nonNegative).sort().label('Bonus (%)'),
-    effectiveFrom: f.date().required().sort().label('Effective from'),
-    effectiveTo: f.date().save().label('Effective to'),
-    version: f.version().sort().label('Version'),
-    createdAt: f.createdAt().export(false),
-    updatedAt: f.updatedAt().export(false),
-    createdBy: f.createdBy().hidden(),
-    updatedBy: f.updatedBy().hidden(),
+    ...revisableRuleTail(),
   },
   defaultSort: 'ruleId',
   dateFilter: 'effectiveFrom',
-  filters: filters({
-    shape: { effectiveDate: zDate.optional() },
-    apply: (qb, q) => (q.effectiveDate ? qb.where(validOn('psr', q.effectiveDate, 'half-open')) : qb),
-  }),
+  filters: validOnDateFilter('psr'),
   validate: (b) => checkHalfOpenPeriod(b as { effectiveFrom: string; effectiveTo?: string | null }),
 });
