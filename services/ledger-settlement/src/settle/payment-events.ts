@@ -2,17 +2,13 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '@csp/db';
 import { EventRefusal, type ConsumedEvent, type PaymentSucceeded } from '@csp/events';
 import { lockMonthShared } from '../period-closes/month-guard.js';
+import { SETTLED_LEDGERS } from './settle.service.js';
 
 /**
  * The ledger rows that follow a paid settlement: the agent's recruit, maintain and other-commission rows and the overrides it
  * receives (the tables whose status has PAID). Chargeback installments have no PAID state and stay CONFIRMED.
  */
-const PAID_LEDGERS = [
-  { table: 'recruit_ledger', agentColumn: 'agent_id', byUser: true },
-  { table: 'maintain_ledger', agentColumn: 'agent_id', byUser: true },
-  { table: 'override_settle', agentColumn: 'to_agent_id', byUser: false },
-  { table: 'other_commission_ledger', agentColumn: 'agent_id', byUser: true },
-] as const;
+const PAID_LEDGERS = SETTLED_LEDGERS.filter((l) => l.fullLife);
 
 /**
  * PAYMENT_SUCCEEDED (payment-tax, DECISIONS "Payments and tax"): the bank paid the settlement, so the settle

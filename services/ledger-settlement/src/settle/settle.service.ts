@@ -20,34 +20,36 @@ const MOVES: Record<SettleAction, { from: readonly SettleStatus[]; to: SettleSta
  * receives, its other-commission rows (collection, renewal, ...), chargeback installments due from it. Chargebacks have no HOLD state: a hold keeps them as
  * they are (the locked month already protects them), a release turns confirmed ones back.
  */
-/** Ledger tables that carry updated_by. */
-const BY_USER = new Set(['recruit_ledger', 'maintain_ledger', 'other_commission_ledger']);
+/**
+ * The ledger tables that follow an agent's settlement, declared once (settle moves, confirm-month and the
+ * PAID event read it). fullLife: the table has the settle row's states (HOLD, PAID); chargeback installments
+ * only go CALCULATED <-> CONFIRMED. byUser: the table carries updated_by.
+ */
+export const SETTLED_LEDGERS = [
+  { table: 'recruit_ledger', agentColumn: 'agent_id', byUser: true, fullLife: true },
+  { table: 'maintain_ledger', agentColumn: 'agent_id', byUser: true, fullLife: true },
+  { table: 'override_settle', agentColumn: 'to_agent_id', byUser: false, fullLife: true },
+  { table: 'other_commission_ledger', agentColumn: 'agent_id', byUser: true, fullLife: true },
+  { table: 'chargeback', agentColumn: 'agent_id', byUser: false, fullLife: false },
+] as const;
 
-const LEDGER_MOVES: Record<
-  SettleAction,
-  Array<{ table: string; agentColumn: string; from: string[]; to: string }>
-> = {
-  confirm: [
-    { table: 'recruit_ledger', agentColumn: 'agent_id', from: ['CALCULATED', 'HOLD'], to: 'CONFIRMED' },
-    { table: 'maintain_ledger', agentColumn: 'agent_id', from: ['CALCULATED', 'HOLD'], to: 'CONFIRMED' },
-    { table: 'override_settle', agentColumn: 'to_agent_id', from: ['CALCULATED', 'HOLD'], to: 'CONFIRMED' },
-    { table: 'other_commission_ledger', agentColumn: 'agent_id', from: ['CALCULATED', 'HOLD'], to: 'CONFIRMED' },
-    { table: 'chargeback', agentColumn: 'agent_id', from: ['CALCULATED'], to: 'CONFIRMED' },
-  ],
-  hold: [
-    { table: 'recruit_ledger', agentColumn: 'agent_id', from: ['CALCULATED', 'CONFIRMED'], to: 'HOLD' },
-    { table: 'maintain_ledger', agentColumn: 'agent_id', from: ['CALCULATED', 'CONFIRMED'], to: 'HOLD' },
-    { table: 'override_settle', agentColumn: 'to_agent_id', from: ['CALCULATED', 'CONFIRMED'], to: 'HOLD' },
-    { table: 'other_commission_ledger', agentColumn: 'agent_id', from: ['CALCULATED', 'CONFIRMED'], to: 'HOLD' },
-  ],
-  release: [
-    { table: 'recruit_ledger', agentColumn: 'agent_id', from: ['HOLD', 'CONFIRMED'], to: 'CALCULATED' },
-    { table: 'maintain_ledger', agentColumn: 'agent_id', from: ['HOLD', 'CONFIRMED'], to: 'CALCULATED' },
-    { table: 'override_settle', agentColumn: 'to_agent_id', from: ['HOLD', 'CONFIRMED'], to: 'CALCULATED' },
-    { table: 'other_commission_ledger', agentColumn: 'agent_id', from: ['HOLD', 'CONFIRMED'], to: 'CALCULATED' },
-    { table: 'chargeback', agentColumn: 'agent_id', from: ['CONFIRMED'], to: 'CALCULATED' },
-  ],
+type StateMove = { from: string[]; to: string };
+const STATE_MOVES: Record<SettleAction, { fullLife: StateMove; chargeback?: StateMove }> = {
+  confirm: { fullLife: { from: ['CALCULATED', 'HOLD'], to: 'CONFIRMED' }, chargeback: { from: ['CALCULATED'], to: 'CONFIRMED' } },
+  hold: { fullLife: { from: ['CALCULATED', 'CONFIRMED'], to: 'HOLD' } },
+  release: { fullLife: { from: ['HOLD', 'CONFIRMED'], to: 'CALCULATED' }, chargeback: { from: ['CONFIRMED'], to: 'CALCULATED' } },
 };
+
+type LedgerMove = { table: string; agentColumn: string; byUser: boolean } & StateMove;
+const LEDGER_MOVES = Object.fromEntries(
+  (Object.keys(STATE_MOVES) as SettleAction[]).map((action) => [
+    action,
+    SETTLED_LEDGERS.flatMap((l): LedgerMove[] => {
+      const move = l.fullLife ? STATE_MOVES[action].fullLife : STATE_MOVES[action].chargeback;
+      return move ? [{ table: l.table, agentColumn: l.agentColumn, byUser: l.byUser, ...move }] : [];
+    }),
+  ]),
+) as Record<SettleAction, LedgerMove[]>;
 
 export interface SettleMoveInput {
   settleId: number;
@@ -152,7 +154,7 @@ export async function applySettleMove(
   const ledgerRows: Record<string, number> = {};
   for (const m of LEDGER_MOVES[input.action]) {
     // Four ledger tables share these columns; one statement shape moves each of them.
-    const byUser = BY_USER.has(m.table) ? sql`, updated_by = ${input.userId}` : sql``;
+    const byUser = m.byUser ? sql`, updated_by = ${input.userId}` : sql``;
     const result = await sql`
       update ${sql.table(m.table)} set status = ${m.to}, updated_at = now()${byUser}
        where ${sql.ref(m.agentColumn)} = ${before.agent_id} and settle_month = ${before.settle_month}
@@ -270,7 +272,7 @@ export async function confirmMonth(db: Db, input: ConfirmMonthInput): Promise<Co
     const user = sql`${input.userId}::bigint`;
     const moves = LEDGER_MOVES.confirm;
     const ledgerCtes = moves.map((m, i) => {
-      const byUser = BY_USER.has(m.table) ? sql`, updated_by = ${user}` : sql``;
+      const byUser = m.byUser ? sql`, updated_by = ${user}` : sql``;
       return sql`${sql.id(`l${i}`)} AS (
         UPDATE ${sql.table(m.table)} AS l SET status = ${m.to}, updated_at = now()${byUser}
           FROM moved WHERE ${sql.ref(`l.${m.agentColumn}`)} = moved.agent_id AND l.settle_month = ${month}
