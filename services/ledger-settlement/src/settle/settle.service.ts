@@ -131,8 +131,16 @@ export async function applySettleMove(
       `Settlement run ${active.job_log_id} of ${before.settle_month} is in progress; ${input.action} after it has finished`,
     );
   }
-  if (input.action === 'release' && before.hold_reason_code === 'TERMINATION') {
-    // withheld by an approved termination settlement, which already counted it in the final net
+  // a row an approved termination settlement took over (counted in its final net) stays withheld
+  const takenOver =
+    input.action === 'release' &&
+    (await trx
+      .selectFrom('termination_settlement_item')
+      .select('term_id')
+      .where('item_kind', '=', 'UNPAID_CONFIRMED')
+      .where('item_id', '=', input.settleId)
+      .executeTakeFirst());
+  if (takenOver) {
     throw new AppError(
       'ALREADY_CONFIRMED',
       `Settlement ${input.settleId} is withheld by a termination settlement and is settled there; it cannot be released`,
