@@ -119,5 +119,7 @@ export async function describeRun(
   const steps = await Promise.all(
     status.steps.map(async (s) => ({ ...s, progress: stepProgress(s, now, await liveJobRecords(queues, status, s)) })),
   );
-  return { run: status.run, steps, workers, watchdog };
+  // the run may have ended between the diagnosis and this read: a finished run has nothing to diagnose
+  const active = status.run.status === 'REQUESTED' || status.run.status === 'RUNNING';
+  return { run: status.run, steps, workers, watchdog: active ? watchdog : undefined };
 }
