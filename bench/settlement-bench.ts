@@ -15,6 +15,12 @@
  * Targets: whole run < 90 s with one worker per step; run / floor <= 3; a second calcMaintain worker helps.
  * The demo book carries the rules of every commission type (issue 16), so calcOtherCommission does real work:
  * its time, its rows per type and the whole run against 1.5 x 22 s (the run before the step existed) are printed.
+ *
+ * Linearity (issue 10): BENCH_COMPARE=1 runs run 1 on two books one after the other (BENCH_COMPARE_BOOKS,
+ * default "1000000x10000,5000000x50000": contracts x agents; databases csp_bench_settle_<contracts>, kept and
+ * reused when present) and prints both books' step tables side by side with the ratios. Targets for 5x the book:
+ * the whole run <= 5.5 x the small book's, each step <= 6 x (scaled with the books' ratio for other sizes).
+ * BENCH_RESULT_FILE: where a run writes its step durations as JSON (used by the compare mode).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -30,8 +36,83 @@ if (!process.execArgv.some((a) => a.includes('conditions=source'))) {
     stdio: 'inherit',
   });
   child.on('exit', (code) => process.exit(code ?? 1));
+} else if (process.env.BENCH_COMPARE === '1') {
+  await compare();
 } else {
   await main();
+}
+
+/** What one run 1 wrote to BENCH_RESULT_FILE. */
+interface RunResult {
+  contracts: number;
+  agents: number;
+  runMs: number;
+  steps: { stepName: string; ms: number; skipped: boolean }[];
+}
+
+/** BENCH_COMPARE=1: run 1 on each book of BENCH_COMPARE_BOOKS (a child process each), then the side-by-side table. */
+async function compare(): Promise<void> {
+  const { mkdtempSync, readFileSync: read } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const books = (process.env.BENCH_COMPARE_BOOKS ?? '1000000x10000,5000000x50000').split(',').map((b) => {
+    const [contracts, agents] = b.split('x').map(Number);
+    if (!Number.isSafeInteger(contracts) || !Number.isSafeInteger(agents)) throw new Error(`bad book ${b}`);
+    return { contracts: contracts!, agents: agents! };
+  });
+  if (books.length !== 2) throw new Error('BENCH_COMPARE_BOOKS names two books');
+  const dir = mkdtempSync(join(tmpdir(), 'settlement-bench-'));
+  const results: RunResult[] = [];
+  for (const book of books) {
+    const file = join(dir, `${book.contracts}.json`);
+    console.log(`[bench] ---- book of ${book.contracts} contracts and ${book.agents} agents ----`);
+    const code = await new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, process.execArgv.concat(SELF), {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          BENCH_COMPARE: '0',
+          BENCH_CONTRACTS: String(book.contracts),
+          BENCH_AGENTS: String(book.agents),
+          BENCH_DB: process.env.BENCH_DB_PREFIX ? `${process.env.BENCH_DB_PREFIX}_${book.contracts}` : `csp_bench_settle_${book.contracts}`,
+          BENCH_KEEP: '1',
+          BENCH_REUSE: '1',
+          BENCH_QUICK: '1',
+          BENCH_RESULT_FILE: file,
+        },
+      });
+      child.on('exit', (c) => resolve(c ?? 1));
+    });
+    if (code !== 0) throw new Error(`the bench of ${book.contracts} contracts failed (${code})`);
+    results.push(JSON.parse(read(file, 'utf8')) as RunResult);
+  }
+  const [small, large] = results as [RunResult, RunResult];
+  const scale = large.contracts / small.contracts;
+  const limits = { run: 1.1 * scale, step: 1.2 * scale };
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const ratioOf = (a: number, b: number) => (a > 0 ? b / a : 0);
+  console.log(
+    `[bench] linearity: ${large.contracts} contracts / ${large.agents} agents against ${small.contracts} / ${small.agents} ` +
+      `(x${scale}); targets: whole run <= x${limits.run.toFixed(1)}, each step <= x${limits.step.toFixed(1)}`,
+  );
+  console.log(`  step                      ${String(small.contracts).padStart(9)}  ${String(large.contracts).padStart(9)}    ratio`);
+  let missed = 0;
+  for (const step of small.steps) {
+    const other = large.steps.find((x) => x.stepName === step.stepName);
+    if (!other || (step.skipped && other.skipped)) continue;
+    const ratio = ratioOf(step.ms, other.ms);
+    const ok = ratio <= limits.step;
+    if (!ok) missed++;
+    console.log(
+      `  ${step.stepName.padEnd(24)}  ${s(step.ms).padStart(9)}  ${s(other.ms).padStart(9)}  ${('x' + ratio.toFixed(2)).padStart(7)}  ${ok ? 'OK' : 'MISSED'}`,
+    );
+  }
+  const runRatio = ratioOf(small.runMs, large.runMs);
+  console.log(
+    `  ${'whole run'.padEnd(24)}  ${s(small.runMs).padStart(9)}  ${s(large.runMs).padStart(9)}  ${('x' + runRatio.toFixed(2)).padStart(7)}  ${runRatio <= limits.run ? 'OK' : 'MISSED'}`,
+  );
+  console.log(`[bench] steps over x${limits.step.toFixed(1)}: ${missed}`);
 }
 
 async function main(): Promise<void> {
@@ -257,6 +338,16 @@ async function main(): Promise<void> {
       log(
         `other_total of the month ${totals[0]!.other}; commission_master rows ${totals[0]!.master}; approved incentive results ${totals[0]!.incentives}`,
       );
+      // The month's totals, to check that a change of how a step reads or writes leaves every amount as it was.
+      const { rows: sums } = await pool.query<{ rows: string; gross: string; net: string; override: string; os_linked: string }>(
+        `SELECT count(*)::text AS rows, sum(gross_amount)::text AS gross, sum(net_amount)::text AS net, sum(override_total)::text AS override,
+                (SELECT count(*) FROM override_settle o WHERE o.settle_month = $1 AND o.settle_id IS NOT NULL)::text AS os_linked
+           FROM settle_master WHERE settle_month = $1`,
+        [month],
+      );
+      log(
+        `settle_master of the month: ${sums[0]!.rows} rows, gross ${sums[0]!.gross}, net ${sums[0]!.net}, override ${sums[0]!.override}; override rows linked ${sums[0]!.os_linked}`,
+      );
     }
 
     async function clearMonth(): Promise<void> {
@@ -299,6 +390,16 @@ async function main(): Promise<void> {
         `with the other commission types on: target < ${TARGET.withOtherTypesSeconds} s ${runMs < TARGET.withOtherTypesSeconds * 1000 ? 'OK' : 'MISSED'}`,
     );
     await printOtherCommission(one.status);
+    if (process.env.BENCH_RESULT_FILE) {
+      const { writeFileSync } = await import('node:fs');
+      const result: RunResult = {
+        contracts: Number((await pool.query('SELECT count(*) AS n FROM contract')).rows[0].n),
+        agents: agentsPresent || AGENTS,
+        runMs,
+        steps: one.status.steps.map((x) => ({ stepName: x.stepName, ms: Number(x.durationMs ?? 0), skipped: Boolean(x.skipped) })),
+      };
+      writeFileSync(process.env.BENCH_RESULT_FILE, JSON.stringify(result));
+    }
 
     // ---- floor ---------------------------------------------------------------------------------
     const { rows: counts } = await pool.query(

@@ -1,7 +1,8 @@
-import { defineStep, type Trx } from '@csp/batch';
+import { defineStep, type StepContext, type Trx } from '@csp/batch';
 import { calcSettlementWithOther, DomainError, formatMoney } from '@csp/domain';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { planAgentChunks } from '../calc/agent-chunks.js';
+import { agentRangeSql, monthByAgent, type AgentRange, type ByAgent } from '../calc/month-by-agent.js';
 import { perRun } from '../calc/run-cache.js';
 import { loadSettlementConfig } from '../calc/system-config.js';
 
@@ -31,29 +32,67 @@ interface AgentSums {
   adjustment_n: number;
 }
 
+/** One agent's month total of one source type (a ledger, override rows, approved incentives). */
+interface SourceSum {
+  agent_id: number;
+  type: string;
+  s: string;
+  n: number;
+}
+
+/** The month's sums per agent and source type, read from the ledgers (exact numeric sums), of a range or the month. */
+function ledgerSources(month: string, range: AgentRange): RawBuilder<unknown> {
+  const of = (column: string) => agentRangeSql(sql.ref(column), range);
+  return sql`
+    SELECT agent_id, 'RECRUIT'::text AS type, sum(agent_amount) AS s, count(*)::int AS n FROM recruit_ledger
+    WHERE settle_month = ${month} ${of('agent_id')} GROUP BY agent_id
+    UNION ALL
+    SELECT agent_id, 'MAINTAIN', sum(agent_amount), count(*)::int FROM maintain_ledger
+    WHERE settle_month = ${month} ${of('agent_id')} GROUP BY agent_id
+    UNION ALL
+    SELECT to_agent_id, 'OVERRIDE', sum(override_amount), count(*)::int FROM override_settle
+    WHERE settle_month = ${month} ${of('to_agent_id')} GROUP BY to_agent_id
+    UNION ALL
+    SELECT agent_id, commission_type::text, sum(agent_amount), count(*)::int FROM other_commission_ledger
+    WHERE settle_month = ${month} ${of('agent_id')} GROUP BY agent_id, commission_type
+    UNION ALL
+    SELECT agent_id, 'INCENTIVE', sum(amount), count(*)::int FROM incentive_result
+    WHERE settle_month = ${month} AND status = 'APPROVED' ${of('agent_id')} GROUP BY agent_id`;
+}
+
+/** The month's source sums of every agent in one pass, per run (see monthByAgent). */
+function monthSources(ctx: StepContext): Promise<ByAgent<SourceSum>> {
+  return monthByAgent(
+    ctx,
+    'aggregate-sources',
+    sql<SourceSum>`SELECT agent_id, type, s::text AS s, n FROM (${ledgerSources(ctx.settleMonth, null)}) src
+      ORDER BY agent_id, type`,
+  );
+}
+
+/** Source sums already computed (a chunk's slice of monthSources) as the `src` relation of loadSums. */
+function givenSources(rows: readonly SourceSum[]): RawBuilder<unknown> {
+  return sql`SELECT * FROM unnest(${rows.map((r) => r.agent_id)}::bigint[], ${rows.map((r) => r.type)}::text[],
+    ${rows.map((r) => r.s)}::numeric[], ${rows.map((r) => r.n)}::int[]) AS u(agent_id, type, s, n)`;
+}
+
 /**
  * One statement per agent range: (re)writes the month's commission_master rows (one per agent and type with a
  * source, adjustments kept; a row without source keeps only an adjustment) of the agents whose settlement is not
  * locked, and returns the sums of the settle rows. A type counts in other_total when commission_type.is_active
- * and gross_yn = 'Y' (recruit, maintain and override always count: rule 1.2.4).
+ * and gross_yn = 'Y' (recruit, maintain and override always count: rule 1.2.4). `sources` are the range's
+ * (agent, type) sums: from monthSources in a run, straight from the ledgers for one agent outside a run.
  */
-async function loadSums(trx: Trx, month: string, from: number, to: number, runId: number | null): Promise<AgentSums[]> {
+async function loadSums(
+  trx: Trx,
+  month: string,
+  from: number,
+  to: number,
+  runId: number | null,
+  sources: RawBuilder<unknown>,
+): Promise<AgentSums[]> {
   const { rows } = await sql<AgentSums>`
-    WITH src AS (
-           SELECT agent_id, 'RECRUIT'::text AS type, sum(agent_amount) AS s, count(*)::int AS n FROM recruit_ledger
-           WHERE settle_month = ${month} AND agent_id BETWEEN ${from} AND ${to} GROUP BY agent_id
-           UNION ALL
-           SELECT agent_id, 'MAINTAIN', sum(agent_amount), count(*)::int FROM maintain_ledger
-           WHERE settle_month = ${month} AND agent_id BETWEEN ${from} AND ${to} GROUP BY agent_id
-           UNION ALL
-           SELECT to_agent_id, 'OVERRIDE', sum(override_amount), count(*)::int FROM override_settle
-           WHERE settle_month = ${month} AND to_agent_id BETWEEN ${from} AND ${to} GROUP BY to_agent_id
-           UNION ALL
-           SELECT agent_id, commission_type::text, sum(agent_amount), count(*)::int FROM other_commission_ledger
-           WHERE settle_month = ${month} AND agent_id BETWEEN ${from} AND ${to} GROUP BY agent_id, commission_type
-           UNION ALL
-           SELECT agent_id, 'INCENTIVE', sum(amount), count(*)::int FROM incentive_result
-           WHERE settle_month = ${month} AND status = 'APPROVED' AND agent_id BETWEEN ${from} AND ${to} GROUP BY agent_id),
+    WITH src AS (${sources}),
          locked AS (SELECT agent_id FROM settle_master
                     WHERE settle_month = ${month} AND agent_id BETWEEN ${from} AND ${to} AND status <> 'CALCULATED'),
          cm_write AS (
@@ -234,7 +273,8 @@ export const aggregate = defineStep({
     const config = await perRun(ctx, 'settlement-config', () => loadSettlementConfig(ctx.db));
     return ctx.chunkTransaction(async (trx) => {
       const month = ctx.settleMonth;
-      const sums = await loadSums(trx, month, chunk.from, chunk.to, ctx.runId);
+      const sources = (await monthSources(ctx)).slice(chunk.from, chunk.to);
+      const sums = await loadSums(trx, month, chunk.from, chunk.to, ctx.runId, givenSources(sources));
       const counts = { total: sums.length, success: 0, error: 0, skipped: 0 };
       const rows: SettleRow[] = [];
       for (const s of sums) {
@@ -275,7 +315,8 @@ export async function refreshSettleRow(trx: Trx, settleMonth: string, agentId: n
     .executeTakeFirst();
   if (!existing || existing.status !== 'CALCULATED') return false;
   const config = await loadSettlementConfig(trx);
-  const sums = await loadSums(trx, settleMonth, agentId, agentId, existing.run_id);
+  const range = { from: agentId, to: agentId };
+  const sums = await loadSums(trx, settleMonth, agentId, agentId, existing.run_id, ledgerSources(settleMonth, range));
   const rows = sums.map((s) => settleRowOf(existing.run_id, config.taxRate, s));
   return (await upsertSettleRows(trx, { settleMonth, runId: existing.run_id }, rows)) > 0;
 }

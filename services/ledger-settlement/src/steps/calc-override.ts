@@ -13,6 +13,7 @@ import {
 import { sql } from 'kysely';
 import { planAgentChunks } from '../calc/agent-chunks.js';
 import { lockedAgents } from '../calc/locked-agents.js';
+import { monthByAgent, type ByAgent } from '../calc/month-by-agent.js';
 import { overrideSetupOf, type OverrideSetup } from '../calc/override-index.js';
 
 interface OverrideInsert {
@@ -26,16 +27,30 @@ interface OverrideInsert {
   calcBasis: string;
 }
 
-/** Lower agents' ledger sums of the month by insurance type (sum of numeric: exact). */
-async function loadBases(trx: Trx, month: string, from: number, to: number) {
-  const { rows } = await sql<{ agent_id: number; insurance_type: string | null; base: string }>`
-    SELECT agent_id, insurance_type, sum(agent_amount)::text AS base FROM (
-      SELECT agent_id, insurance_type, agent_amount FROM recruit_ledger
-      WHERE settle_month = ${month} AND agent_id BETWEEN ${from} AND ${to}
-      UNION ALL
-      SELECT agent_id, insurance_type, agent_amount FROM maintain_ledger
-      WHERE settle_month = ${month} AND agent_id BETWEEN ${from} AND ${to}
-    ) l GROUP BY agent_id, insurance_type ORDER BY agent_id`.execute(trx);
+interface BaseRow {
+  agent_id: number;
+  insurance_type: string | null;
+  base: string;
+}
+
+/**
+ * Lower agents' ledger sums of the month by insurance type (sum of numeric: exact), for every agent in one pass
+ * per run (see monthByAgent): each chunk slices its agents.
+ */
+function monthBases(ctx: StepContext): Promise<ByAgent<BaseRow>> {
+  return monthByAgent(
+    ctx,
+    'override-bases',
+    sql<BaseRow>`
+      SELECT agent_id, insurance_type, sum(agent_amount)::text AS base FROM (
+        SELECT agent_id, insurance_type, agent_amount FROM recruit_ledger WHERE settle_month = ${ctx.settleMonth}
+        UNION ALL
+        SELECT agent_id, insurance_type, agent_amount FROM maintain_ledger WHERE settle_month = ${ctx.settleMonth}
+      ) l GROUP BY agent_id, insurance_type ORDER BY agent_id, insurance_type`,
+  );
+}
+
+function basesByAgent(rows: readonly BaseRow[]): Map<number, Map<string | null, Dec>> {
   const byAgent = new Map<number, Map<string | null, Dec>>();
   for (const r of rows) {
     let types = byAgent.get(r.agent_id);
@@ -125,10 +140,8 @@ export const calcOverride = defineStep({
     const month = ctx.settleMonth;
     const date = lastDayOfMonth(month);
     return ctx.chunkTransaction(async (trx) => {
-      const [bases, locked] = await Promise.all([
-        loadBases(trx, month, chunk.from, chunk.to),
-        lockedAgents(trx, month),
-      ]);
+      const bases = basesByAgent((await monthBases(ctx)).slice(chunk.from, chunk.to));
+      const locked = await lockedAgents(trx, month);
       // Replace the month's CALCULATED rows of these lower agents, except rows of locked receivers.
       await sql`
         DELETE FROM override_settle o
