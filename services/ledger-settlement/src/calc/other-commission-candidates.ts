@@ -1,4 +1,4 @@
-import type { Trx } from '@csp/batch';
+import type { StepContext, Trx } from '@csp/batch';
 import {
   addMonths,
   firstDayOfMonth,
@@ -9,6 +9,7 @@ import {
   type RenewalEndorsement,
 } from '@csp/domain';
 import { sql, type RawBuilder } from 'kysely';
+import { monthByAgent, type ByAgent } from './month-by-agent.js';
 import type { OtherCommissionSetup } from './other-commission-rules.js';
 
 /*
@@ -66,10 +67,47 @@ function companyOnly(companyCode: string | undefined): RawBuilder<unknown> {
   return companyCode === undefined ? sql`` : sql`AND ic.company_code = ${companyCode}`;
 }
 
+/** A contract with a renewal or a revival in the month, by its recruiting agent. */
+export interface MonthEventContract {
+  agent_id: number;
+  contract_id: number;
+}
+
+/**
+ * The month's contracts with an APPLIED RENEWAL endorsement (when renewal commission is computed) or revived in
+ * the month (reinstatement), once per run (monthByAgent): a few thousand rows, which every agent-range chunk
+ * would otherwise find again by walking all of the month's endorsements and revivals (work that grows with
+ * chunks x events, i.e. with the square of the book).
+ */
+export function monthEventContracts(
+  ctx: Pick<StepContext, 'runId' | 'runAttempt' | 'db' | 'settleMonth'>,
+  setup: OtherCommissionSetup,
+): Promise<ByAgent<MonthEventContract>> {
+  const first = firstDayOfMonth(ctx.settleMonth);
+  const last = lastDayOfMonth(ctx.settleMonth);
+  const branches: RawBuilder<unknown>[] = [sql`SELECT NULL::bigint AS agent_id, NULL::bigint AS contract_id WHERE false`];
+  if (setup.enabled.has('RENEWAL')) {
+    branches.push(sql`SELECT c.agent_id, c.contract_id FROM contract c
+      WHERE c.contract_id IN (
+        SELECT e.contract_id FROM contract_endorsement e
+        WHERE e.endorse_type = 'RENEWAL' AND e.status = 'APPLIED' AND e.endorse_date BETWEEN ${first}::date AND ${last}::date)`);
+  }
+  if (setup.enabled.has('REINSTATEMENT')) {
+    branches.push(sql`SELECT c.agent_id, c.contract_id FROM contract c
+      WHERE c.status = 'REVIVE' AND c.revival_date BETWEEN ${first}::date AND ${last}::date`);
+  }
+  return monthByAgent(
+    ctx,
+    'other-commission-events',
+    sql<MonthEventContract>`SELECT agent_id, contract_id FROM (${sql.join(branches, sql` UNION `)}) k
+      ORDER BY agent_id, contract_id`,
+  );
+}
+
 /**
  * Contracts that may earn collection, renewal or reinstatement commission in the month, paid to an agent of the
  * range: their recruiting agent is in it, or a succession hands them to an agent in it (the domain's payee
- * decides which chunk writes them).
+ * decides which chunk writes them). `events` are the range's slice of monthEventContracts.
  */
 export async function servicingCandidates(
   trx: Trx,
@@ -77,26 +115,19 @@ export async function servicingCandidates(
   month: string,
   range: Range,
   companyCode: string | undefined,
+  events: readonly MonthEventContract[],
 ): Promise<CandidateContract[]> {
-  const first = firstDayOfMonth(month);
   const last = lastDayOfMonth(month);
-  const inRange = sql`c.agent_id BETWEEN ${range.from} AND ${range.to}`;
   const branches: RawBuilder<unknown>[] = [];
   if (setup.enabled.has('COLLECTION')) {
     // commission year >= Y needs 12 x (Y - 1) whole months by the month end; one month of slack for day clamping
     const cutoff = addMonths(last, -12 * (setup.collectionMinYear - 1) + 1);
     branches.push(sql`SELECT c.contract_id FROM contract c
-      WHERE ${inRange} AND c.status IN ('ACTIVE', 'REVIVE') AND c.contract_date <= ${cutoff}::date`);
+      WHERE c.agent_id BETWEEN ${range.from} AND ${range.to} AND c.status IN ('ACTIVE', 'REVIVE')
+        AND c.contract_date <= ${cutoff}::date`);
   }
-  if (setup.enabled.has('RENEWAL')) {
-    branches.push(sql`SELECT c.contract_id FROM contract c
-      WHERE ${inRange} AND c.contract_id IN (
-        SELECT e.contract_id FROM contract_endorsement e
-        WHERE e.endorse_type = 'RENEWAL' AND e.status = 'APPLIED' AND e.endorse_date BETWEEN ${first}::date AND ${last}::date)`);
-  }
-  if (setup.enabled.has('REINSTATEMENT')) {
-    branches.push(sql`SELECT c.contract_id FROM contract c
-      WHERE ${inRange} AND c.status = 'REVIVE' AND c.revival_date BETWEEN ${first}::date AND ${last}::date`);
+  if (setup.enabled.has('RENEWAL') || setup.enabled.has('REINSTATEMENT')) {
+    branches.push(sql`SELECT unnest(${events.map((e) => e.contract_id)}::bigint[])`);
   }
   if (branches.length === 0) return [];
   branches.push(sql`SELECT s.contract_id FROM contract_succession s

@@ -16,6 +16,7 @@ import { calculateIncentivesDueIn } from '../incentives/incentive-calculation.se
 import { lockedAgents } from '../calc/locked-agents.js';
 import {
   appointmentCandidates,
+  monthEventContracts,
   persistencyCandidates,
   renewalEndorsements,
   revivedChargebacks,
@@ -46,6 +47,7 @@ export const calcOtherCommission = defineStep({
   run: async (ctx, chunk) => {
     if (!chunk) throw new Error('calcOtherCommission runs in chunks');
     const [setup, successions] = await Promise.all([otherCommissionSetupOf(ctx), successionsOf(ctx)]);
+    const events = (await monthEventContracts(ctx, setup)).slice(chunk.from, chunk.to);
     return ctx.chunkTransaction(async (trx) => {
       const month = ctx.settleMonth;
       const range: Range = { from: chunk.from, to: chunk.to };
@@ -82,7 +84,7 @@ export const calcOtherCommission = defineStep({
         insuranceType: c.insuranceType,
       });
 
-      const contracts = await servicingCandidates(trx, setup, month, range, ctx.companyCode);
+      const contracts = await servicingCandidates(trx, setup, month, range, ctx.companyCode, events);
       const revived = contracts.filter((c) => c.status === 'REVIVE').map((c) => c.contractId);
       // one connection: the queries of the transaction run one after the other
       const endorsements = setup.enabled.has('RENEWAL')
