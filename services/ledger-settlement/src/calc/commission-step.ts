@@ -115,11 +115,10 @@ export function runCommissionChunk(
 ): Promise<StepCounts> {
   return ctx.chunkTransaction(async (trx, client) => {
     const month = ctx.settleMonth;
-    const [contracts, existingRows, locked] = await Promise.all([
-      loadContracts(trx, ctx, spec, chunk),
-      loadExistingLedgerRows(trx, spec.table, month, chunk),
-      lockedAgents(trx, month),
-    ]);
+    // one after the other: a transaction is one connection (pg deprecates overlapping queries on a client)
+    const contracts = await loadContracts(trx, ctx, spec, chunk);
+    const existingRows = await loadExistingLedgerRows(trx, spec.table, month, chunk);
+    const locked = await lockedAgents(trx, month);
     const existing = new Map<string, ExistingRangeRow>(
       existingRows.map((r) => [ledgerKey(r.contract_id, r.commission_year), r]),
     );

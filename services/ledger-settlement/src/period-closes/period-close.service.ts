@@ -32,16 +32,19 @@ async function activeRun(db: Executor, month: string): Promise<number | null> {
 
 /** What closing the month would find: its settle rows per status and whether a run is in progress. */
 export async function checkMonth(db: Executor, settleMonth: string): Promise<MonthCheck> {
-  const [close, counts, run] = await Promise.all([
-    db.selectFrom('period_close').select(['close_id', 'status']).where('settle_month', '=', settleMonth).executeTakeFirst(),
-    db
-      .selectFrom('settle_master')
-      .select(['status', sql<number>`count(*)::int`.as('n')])
-      .where('settle_month', '=', settleMonth)
-      .groupBy('status')
-      .execute(),
-    activeRun(db, settleMonth),
-  ]);
+  // one after the other: `db` may be a transaction, i.e. one connection
+  const close = await db
+    .selectFrom('period_close')
+    .select(['close_id', 'status'])
+    .where('settle_month', '=', settleMonth)
+    .executeTakeFirst();
+  const counts = await db
+    .selectFrom('settle_master')
+    .select(['status', sql<number>`count(*)::int`.as('n')])
+    .where('settle_month', '=', settleMonth)
+    .groupBy('status')
+    .execute();
+  const run = await activeRun(db, settleMonth);
   const byStatus = Object.fromEntries(SETTLE_STATUSES.map((s) => [s, 0])) as MonthCheck['byStatus'];
   for (const c of counts) byStatus[c.status] = Number(c.n);
   const settleRows = Object.values(byStatus).reduce((a, b) => a + b, 0);

@@ -139,7 +139,8 @@ export async function updateAgent(ctx: AgentWriteContext, agentId: number, body:
     if (orgChanged || gradeChanged) {
       let changeType: 'TRANSFER' | 'PROMOTE' | 'DEMOTE' = 'TRANSFER';
       if (gradeChanged) {
-        const [from, to] = await Promise.all([gradeById(trx, before.grade_id), gradeById(trx, body.gradeId)]);
+        const from = await gradeById(trx, before.grade_id);
+        const to = await gradeById(trx, body.gradeId);
         changeType = (to?.grade_level ?? 0) >= (from?.grade_level ?? 0) ? 'PROMOTE' : 'DEMOTE';
       }
       history = await insertHistory(trx, {

@@ -90,6 +90,14 @@ export const en = {
   'settle.summary': 'Month summary',
   'settle.done': '{count} rows updated',
   'settle.partial': '{ok} rows updated, {failed} failed: {first}',
+  'settle.confirmMonth': 'Confirm the whole month',
+  'settle.confirmMonthTitle': 'Confirm the whole month {month}?',
+  'settle.confirmMonthText':
+    '{count} CALCULATED rows of {month} (net total {net}) will be confirmed in one step. Rows on HOLD and agents with an open dispute of the month are skipped.',
+  'settle.confirmMonthOk': 'Confirm {count} rows',
+  'settle.confirmMonthDone':
+    '{confirmed} rows of {month} confirmed; skipped {hold} on HOLD and {dispute} with an open dispute; {already} already CONFIRMED, {paid} PAID',
+  'settle.confirmMonthFailed': 'The month was not confirmed: {message} ({code})',
   'batch.title': 'Settlement batch',
   'batch.run': 'Run month',
   'batch.runStarted': 'Run {id} requested',
@@ -348,6 +356,14 @@ export const ko: Record<MessageKey, string> = {
   'settle.summary': '월 합계',
   'settle.done': '{count}건 처리되었습니다',
   'settle.partial': '{ok}건 처리, {failed}건 실패: {first}',
+  'settle.confirmMonth': '월 전체 확정',
+  'settle.confirmMonthTitle': '{month} 전체를 확정하시겠습니까?',
+  'settle.confirmMonthText':
+    '{month}의 CALCULATED {count}건(실지급 합계 {net})을 한 번에 확정합니다. 보류(HOLD) 건과 해당 월에 진행 중인 이의 제기가 있는 설계사는 제외됩니다.',
+  'settle.confirmMonthOk': '{count}건 확정',
+  'settle.confirmMonthDone':
+    '{month} {confirmed}건 확정; 보류 {hold}건, 이의 제기 {dispute}건 제외; 기확정 {already}건, 지급 완료 {paid}건',
+  'settle.confirmMonthFailed': '월 확정이 처리되지 않았습니다: {message} ({code})',
   'batch.title': '정산 배치',
   'batch.run': '월 정산 실행',
   'batch.runStarted': '실행 {id} 요청됨',

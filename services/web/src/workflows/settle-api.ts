@@ -20,3 +20,11 @@ export async function holdSettle(id: number, reason: string, reasonCode?: string
 export async function releaseSettle(id: number): Promise<void> {
   unwrap(await api.PUT('/api/settle/{id}/release', { params: { path: { id } } }));
 }
+
+export type SettleMonthConfirmed =
+  paths['/api/settle/confirm-month']['post']['responses'][200]['content']['application/json']['data'];
+
+/** Every CALCULATED row of the month in one server transaction (HOLD rows and open disputes are skipped). */
+export async function confirmSettleMonth(settleMonth: string): Promise<SettleMonthConfirmed> {
+  return unwrap<SettleMonthConfirmed>(await api.POST('/api/settle/confirm-month', { body: { settleMonth } }));
+}

@@ -12,7 +12,15 @@ import { PageTitle } from '../resources/resource-page.js';
 import { PAGE_SIZES, useListState } from '../resources/url-state.js';
 import { useCurrentPage, useGrant } from '../shell/menus.js';
 import { HoldDialog, type HoldValues } from './hold-dialog.js';
-import { confirmSettle, holdSettle, releaseSettle, type SettleRow, type SettleSummary } from './settle-api.js';
+import {
+  confirmSettle,
+  confirmSettleMonth,
+  holdSettle,
+  releaseSettle,
+  type SettleRow,
+  type SettleSummary,
+} from './settle-api.js';
+import { calculatedOf } from './settle-month.js';
 
 const STATUSES = ['CALCULATED', 'CONFIRMED', 'HOLD', 'PAID'] as const;
 const EXTRA_KEYS = ['settleMonth', 'agentId', 'orgId'] as const;
@@ -29,12 +37,18 @@ function money(key: keyof SettleRow, title: string): NonNullable<TableProps<Sett
   };
 }
 
+/** One cached summary per month, shared by the summary card and the month-wide confirm. */
+function useSettleSummary(month: string | undefined) {
+  return useQuery({
+    queryKey: ['settle', 'summary', month],
+    enabled: Boolean(month),
+    queryFn: async () => unwrap<SettleSummary>(await api.GET('/api/settle/summary', { params: { query: { settleMonth: month! } } })),
+  });
+}
+
 function Summary({ month }: { month: string }) {
   const { t } = useI18n();
-  const summary = useQuery({
-    queryKey: ['settle', 'summary', month],
-    queryFn: async () => unwrap<SettleSummary>(await api.GET('/api/settle/summary', { params: { query: { settleMonth: month } } })),
-  });
+  const summary = useSettleSummary(month);
   if (!summary.data) return null;
   const s = summary.data;
   return (
@@ -54,7 +68,7 @@ function Summary({ month }: { month: string }) {
 
 export default function SettleListPage() {
   const { t, errorText } = useI18n();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const page = useCurrentPage();
   const can = useGrant('SETTLE_LIST');
   const queryClient = useQueryClient();
@@ -63,6 +77,9 @@ export default function SettleListPage() {
   const [selected, setSelected] = useState<SettleRow[]>([]);
   const [holding, setHolding] = useState<SettleRow[] | null>(null);
   const approve = can('APPROVE');
+  const month = state.query.settleMonth;
+  const summary = useSettleSummary(month);
+  const calculated = calculatedOf(summary.data);
 
   useEffect(() => {
     form.resetFields();
@@ -94,6 +111,40 @@ export default function SettleListPage() {
     else void message.success(t('settle.done', { count: ok }));
     setSelected([]);
     await queryClient.invalidateQueries({ queryKey: ['settle'] });
+  };
+
+  /** The server confirms the month in one transaction; the dialog names what it will take. */
+  const confirmMonth = () => {
+    if (!month) return;
+    const net = formatDecimal(calculated.net);
+    modal.confirm({
+      title: t('settle.confirmMonthTitle', { month }),
+      content: t('settle.confirmMonthText', { month, count: calculated.count, net }),
+      okText: t('settle.confirmMonthOk', { count: calculated.count }),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        try {
+          const r = await confirmSettleMonth(month);
+          void message.success(
+            t('settle.confirmMonthDone', {
+              month: r.settleMonth,
+              confirmed: r.confirmed,
+              hold: r.skippedHold,
+              dispute: r.skippedDispute,
+              already: r.alreadyConfirmed,
+              paid: r.alreadyPaid,
+            }),
+          );
+        } catch (err) {
+          // The server's own words: a closed month (B001) says which month and why.
+          void message.error(
+            err instanceof ApiError ? t('settle.confirmMonthFailed', { message: err.message, code: err.code }) : String(err),
+          );
+        }
+        setSelected([]);
+        await queryClient.invalidateQueries({ queryKey: ['settle'] });
+      },
+    });
   };
 
   const hold = async (values: HoldValues) => {
@@ -196,7 +247,7 @@ export default function SettleListPage() {
           <Button onClick={state.reset}>{t('common.reset')}</Button>
         </Space>
       </Form>
-      {state.query.settleMonth && <Summary month={state.query.settleMonth} />}
+      {month && <Summary month={month} />}
       <Space className="list-toolbar" wrap>
         <Typography.Text>{t('common.total', { total: list.data?.total ?? 0 })}</Typography.Text>
         {approve && (
@@ -210,6 +261,9 @@ export default function SettleListPage() {
             </Button>
             <Button danger disabled={holdable.length === 0} onClick={() => setHolding(holdable)}>
               {t('settle.holdSelected', { count: holdable.length })}
+            </Button>
+            <Button disabled={!month || calculated.count === 0} onClick={confirmMonth}>
+              {t('settle.confirmMonth')}
             </Button>
           </>
         )}
