@@ -17,18 +17,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { ROOT, SOURCE_NODE_ARGS, runFromSource } from './lib/run-from-source.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SELF = fileURLToPath(import.meta.url);
-
-// Workspace packages must resolve to their TypeScript source (like the tests): re-run with the condition.
-if (!process.execArgv.some((a) => a.includes('conditions=source'))) {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', SELF], { cwd: ROOT, stdio: 'inherit' });
-  child.on('exit', (code) => process.exit(code ?? 1));
-} else {
-  await main();
-}
+await runFromSource(import.meta.url, main);
 
 interface EndpointResult {
   name: string;
@@ -81,10 +72,10 @@ async function main(): Promise<void> {
       // a book without a settled month (an interrupted build): settle it, after failing a run left active
       await pool.query(`UPDATE batch_job_log SET status = 'FAILED', error_message = 'abandoned (analytics-bench)' WHERE status IN ('REQUESTED', 'RUNNING')`);
       log(`${DB_NAME} has no settled month: running bench/settlement-bench.ts on its book (BENCH_REUSE=1)`);
-      await runChild(['--conditions=source', '--import', 'tsx', 'bench/settlement-bench.ts'], { ...settle, BENCH_REUSE: '1' });
+      await runChild([...SOURCE_NODE_ARGS, 'bench/settlement-bench.ts'], { ...settle, BENCH_REUSE: '1' });
     } else {
       log(`${DB_NAME} does not exist: building the book with bench/settlement-bench.ts (BENCH_QUICK=1, BENCH_KEEP=1)`);
-      await runChild(['--conditions=source', '--import', 'tsx', 'bench/settlement-bench.ts'], settle);
+      await runChild([...SOURCE_NODE_ARGS, 'bench/settlement-bench.ts'], settle);
     }
   }
   const db = createDb(pool);
@@ -126,7 +117,7 @@ async function main(): Promise<void> {
   };
   const children: ChildProcess[] = [];
   const start = (script: string, extra: Record<string, string>) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script], { cwd: ROOT, env: { ...env, ...extra }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, script], { cwd: ROOT, env: { ...env, ...extra }, stdio: ['ignore', 'inherit', 'inherit'] });
     children.push(child);
     return child;
   };

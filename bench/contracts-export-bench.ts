@@ -12,8 +12,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { createDb, createPool, ensureAdminUser, migrate } from '../packages/db/src/index.js';
+import type * as Db from '../packages/db/src/index.js';
+import { ROOT, SOURCE_NODE_ARGS, runFromSource } from './lib/run-from-source.js';
 
 const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 1_000_000);
 const DB_NAME = process.env.BENCH_DB ?? 'csp_bench_export';
@@ -25,9 +25,11 @@ const REUSE = process.env.BENCH_REUSE === '1';
 const TARGET = { seconds: 20, rssMb: 300 };
 const JWT_SECRET = randomBytes(32).toString('hex');
 const ENCRYPT_KEY = randomBytes(16).toString('hex');
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 if (!/^[a-z0-9_]+$/.test(DB_NAME)) throw new Error(`unexpected database name ${DB_NAME}`);
+
+// Workspace packages are loaded once runFromSource has the `source` condition in place.
+const dbPackage = () => import('../packages/db/src/index.js');
 
 function dbUrl(name: string): string {
   const url = new URL(BASE_URL);
@@ -48,6 +50,7 @@ async function timed<T>(label: string, run: () => Promise<T>): Promise<T> {
 
 /** Creates (or reuses) the bench database and fills it set-based. Returns the admin user id. */
 async function prepareDatabase(): Promise<number> {
+  const { createDb, createPool, ensureAdminUser, migrate } = await dbPackage();
   const admin = createPool({ connectionString: BASE_URL, max: 1 });
   const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB_NAME])).rowCount === 1;
   const reuse = REUSE && exists;
@@ -73,7 +76,7 @@ async function prepareDatabase(): Promise<number> {
   }
 }
 
-async function generate(pool: ReturnType<typeof createPool>): Promise<void> {
+async function generate(pool: ReturnType<typeof Db.createPool>): Promise<void> {
   await pool.query('TRUNCATE contract, agent_org_history, agent, organization, product, insurance_company RESTART IDENTITY CASCADE');
   await pool.query(`
     INSERT INTO organization (org_name, org_type, org_level) VALUES ('Bench HQ', 'HQ', 1);
@@ -134,7 +137,7 @@ function accessToken(userId: number): string {
 }
 
 function startServer(): ChildProcess {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'services/master-data/src/server.ts'], {
+  const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, 'services/master-data/src/server.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -199,6 +202,7 @@ function download(token: string): Promise<{ status: number; bytes: number; conte
 }
 
 async function dropDatabase(): Promise<void> {
+  const { createPool } = await dbPackage();
   const admin = createPool({ connectionString: BASE_URL, max: 1 });
   try {
     await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
@@ -266,7 +270,7 @@ async function main(): Promise<void> {
   process.exitCode = exitCode;
 }
 
-main().catch((err: unknown) => {
+runFromSource(import.meta.url, main).catch((err: unknown) => {
   console.error(err);
   process.exitCode = 1;
 });

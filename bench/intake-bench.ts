@@ -21,9 +21,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-import { createDb, createPool, ensureAdminUser, migrate } from '../packages/db/src/index.js';
-import { writeSpreadsheet } from '../packages/service-kit/src/index.js';
+import { ROOT, SOURCE_NODE_ARGS, runFromSource } from './lib/run-from-source.js';
 
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 700_000);
 const CARRIER_ROWS = Number(process.env.BENCH_CARRIER_ROWS ?? 600_000);
@@ -41,13 +39,15 @@ const KEEP = process.env.BENCH_KEEP === '1';
 const TARGET = { importSeconds: 30, importRssMb: 300 };
 const JWT_SECRET = randomBytes(32).toString('hex');
 const ENCRYPT_KEY = randomBytes(16).toString('hex');
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MONTH = '202501';
 const COMPANY = 'BC1';
 const AGENTS = 2000;
 const PRODUCTS = 50;
 
 if (!/^[a-z0-9_]+$/.test(DB_NAME)) throw new Error(`unexpected database name ${DB_NAME}`);
+
+// Workspace packages are loaded once runFromSource has the `source` condition in place.
+const dbPackage = () => import('../packages/db/src/index.js');
 
 function dbUrl(name: string): string {
   const url = new URL(BASE_URL);
@@ -68,6 +68,7 @@ async function timed<T>(label: string, run: () => Promise<T>): Promise<T> {
 
 /** Fresh database: carriers, products, agents, and the contracts the carrier file refers to. */
 async function prepareDatabase(): Promise<number> {
+  const { createDb, createPool, ensureAdminUser, migrate } = await dbPackage();
   const admin = createPool({ connectionString: BASE_URL, max: 1 });
   await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${DB_NAME}`);
@@ -147,6 +148,7 @@ const TEMPLATE_COLUMNS = {
 
 /** The workbook: IMPORT_ROWS rows, every (IMPORT_ROWS / BAD_ROWS)-th one with an amount that is no number. */
 async function writeImportFile(path: string): Promise<void> {
+  const { writeSpreadsheet } = await import('../packages/service-kit/src/index.js');
   const every = BAD_ROWS > 0 ? Math.floor(IMPORT_ROWS / BAD_ROWS) : Infinity;
   function* rows(): Generator<ImportRow> {
     for (let i = 1; i <= IMPORT_ROWS; i++) {
@@ -210,7 +212,7 @@ function accessToken(userId: number): string {
 function startServer(storageDir: string): ChildProcess {
   return spawn(
     process.execPath,
-    ['--conditions=source', '--import', 'tsx', 'services/intake/src/server.ts'],
+    [...SOURCE_NODE_ARGS, 'services/intake/src/server.ts'],
     {
       cwd: ROOT,
       env: {
@@ -255,6 +257,7 @@ function cpuSeconds(pid: number): number {
 
 /** CPU seconds per backend process of the bench database (pg_stat_activity + /proc). */
 async function backendCpu(): Promise<Map<number, number>> {
+  const { createPool } = await dbPackage();
   const pool = createPool({ connectionString: dbUrl(DB_NAME), max: 1 });
   try {
     const { rows } = await pool.query<{ pid: number }>(
@@ -329,7 +332,7 @@ async function api(token: string, method: string, path: string, body?: unknown):
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  const json = await res.json();
+  const json = (await res.json()) as { success: boolean; code?: string; message?: string; data?: any };
   if (!json.success) throw new Error(`${method} ${path}: ${res.status} ${json.code} ${json.message}`);
   return json.data;
 }
@@ -349,12 +352,13 @@ async function uploadFile(
     headers: { authorization: `Bearer ${token}` },
     body: form,
   });
-  const json = await res.json();
+  const json = (await res.json()) as { success: boolean; code?: string; message?: string; data?: any };
   if (!json.success) throw new Error(`POST ${path}: ${res.status} ${json.code} ${json.message}`);
   return json.data;
 }
 
 async function dropDatabase(): Promise<void> {
+  const { createPool } = await dbPackage();
   const admin = createPool({ connectionString: BASE_URL, max: 1 });
   try {
     await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
@@ -491,4 +495,4 @@ async function main(): Promise<void> {
   process.exitCode = exitCode;
 }
 
-await main();
+await runFromSource(import.meta.url, main);

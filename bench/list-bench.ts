@@ -9,19 +9,10 @@
  *      REDIS_URL, BENCH_ROUNDS (15), BENCH_DEEP_PAGE (500), BENCH_ONLY (substring of the paths to run).
  * Without a settled month the ledger lists are measured on empty months (said so in the output).
  */
-import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { runFromSource } from './lib/run-from-source.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SELF = fileURLToPath(import.meta.url);
-
-if (!process.execArgv.some((a) => a.includes('conditions=source'))) {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', SELF], { cwd: ROOT, stdio: 'inherit' });
-  child.on('exit', (code) => process.exit(code ?? 1));
-} else {
-  await main();
-}
+await runFromSource(import.meta.url, main);
 
 interface Meta {
   path: string;

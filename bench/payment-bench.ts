@@ -14,20 +14,10 @@
  *      BENCH_KEEP=1 keeps the database.
  * Targets: each of the first five steps < 5 s; 10,000 statements < 60 s with flat memory.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { runFromSource } from './lib/run-from-source.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SELF = fileURLToPath(import.meta.url);
-
-// Workspace packages must resolve to their TypeScript source (like the tests): re-run with the condition.
-if (!process.execArgv.some((a) => a.includes('conditions=source'))) {
-  // --expose-gc: the memory profile samples the heap after a collection, so growth means retained memory.
-  const child = spawn(process.execPath, ['--conditions=source', '--expose-gc', '--import', 'tsx', SELF], { cwd: ROOT, stdio: 'inherit' });
-  child.on('exit', (code) => process.exit(code ?? 1));
-} else {
-  await main();
-}
+// --expose-gc: the memory profile samples the heap after a collection, so growth means retained memory.
+await runFromSource(import.meta.url, main, { nodeArgs: ['--expose-gc'] });
 
 async function main(): Promise<void> {
   const { mkdtemp, rm } = await import('node:fs/promises');

@@ -25,22 +25,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ROOT, runFromSource } from './lib/run-from-source.js';
+import {
+  benchRedisUrl,
+  clearSettlementQueues,
+  printSteps,
+  runMonth as runSettlementMonth,
+  seconds,
+  settlementWorkers,
+} from './lib/settlement-workers.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
 
-// Workspace packages must resolve to their TypeScript source (like the tests): re-run with the condition.
-if (!process.execArgv.some((a) => a.includes('conditions=source'))) {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', SELF], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  child.on('exit', (code) => process.exit(code ?? 1));
-} else if (process.env.BENCH_COMPARE === '1') {
-  await compare();
-} else {
-  await main();
-}
+await runFromSource(import.meta.url, () => (process.env.BENCH_COMPARE === '1' ? compare() : main()));
 
 /** What one run 1 wrote to BENCH_RESULT_FILE. */
 interface RunResult {
@@ -117,8 +114,7 @@ async function compare(): Promise<void> {
 
 async function main(): Promise<void> {
   const { createDb, createPool, migrate } = await import('../packages/db/src/index.js');
-  const { createQueues, getRunStatus, launchRun, STEP_NAMES } =
-    await import('../packages/batch/src/index.js');
+  const { createQueues } = await import('../packages/batch/src/index.js');
   const { generateDemoBook } = await import('../packages/demo-data/src/generate.js');
 
   const AGENTS = Number(process.env.BENCH_AGENTS ?? 10_000);
@@ -127,7 +123,7 @@ async function main(): Promise<void> {
   const TODAY = process.env.BENCH_TODAY ?? new Date().toISOString().slice(0, 10);
   const DB_NAME = process.env.BENCH_DB ?? 'csp_bench_settlement';
   const BASE_URL = process.env.BENCH_BASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const REDIS_URL = `${(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '')}/${process.env.BENCH_REDIS_DB ?? '15'}`;
+  const REDIS_URL = benchRedisUrl('15');
   const KEEP = process.env.BENCH_KEEP === '1';
   const REUSE = process.env.BENCH_REUSE === '1';
   const QUICK = process.env.BENCH_QUICK === '1';
@@ -140,12 +136,6 @@ async function main(): Promise<void> {
     url.pathname = `/${name}`;
     return url.toString();
   };
-  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-  /** Removes every key of the settlement queues in the bench's Redis database. */
-  async function cleanRedis(queues: ReturnType<typeof createQueues>): Promise<void> {
-    for (const step of STEP_NAMES) await queues.queue(step).obliterate({ force: true });
-  }
 
   // ---- database and book ---------------------------------------------------------------------
   const admin = createPool({ connectionString: BASE_URL, max: 1 });
@@ -178,46 +168,11 @@ async function main(): Promise<void> {
   }
 
   // ---- worker processes ----------------------------------------------------------------------
-  const children: ChildProcess[] = [];
-  async function startWorker(service: string, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
-    const child = spawn(
-      process.execPath,
-      [
-        ...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean),
-        '--conditions=source',
-        '--import',
-        'tsx',
-        `services/${service}/src/worker.ts`,
-      ],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          NODE_ENV: 'development',
-          LOG_LEVEL: 'info',
-          DATABASE_URL: url,
-          REDIS_URL,
-          ...extraEnv,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    children.push(child);
-    workerNames.set(child, extraEnv.BATCH_STEPS ? `${service}[${extraEnv.BATCH_STEPS}]` : service);
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (out.includes('batch step workers started')) resolve();
-        if (out.length > 100_000) out = out.slice(-10_000);
-      });
-      child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-      child.once('exit', (code) =>
-        reject(new Error(`${service} worker exited (${code}): ${out.slice(-2000)}`)),
-      );
-    });
-    return child;
-  }
+  const workers = settlementWorkers({
+    databaseUrl: url,
+    redisUrl: REDIS_URL,
+    nodeArgs: (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  });
   /** CPU seconds (user + system) a child has used so far, from /proc (Linux; 100 ticks per second). */
   const cpuSeconds = (child: ChildProcess): number => {
     try {
@@ -227,31 +182,18 @@ async function main(): Promise<void> {
       return 0;
     }
   };
-  const workerNames = new Map<ChildProcess, string>();
-  const cpuOfWorkers = () => new Map(children.map((c) => [c, cpuSeconds(c)]));
+  const cpuOfWorkers = () => new Map(workers.started.map(({ child }) => [child, cpuSeconds(child)]));
   const printCpu = (before: Map<ChildProcess, number>, wallMs: number) => {
-    const parts = children.map(
-      (c) => `${workerNames.get(c)} ${(cpuSeconds(c) - (before.get(c) ?? 0)).toFixed(1)} s`,
+    const parts = workers.started.map(
+      ({ name, child }) => `${name} ${(cpuSeconds(child) - (before.get(child) ?? 0)).toFixed(1)} s`,
     );
     log(`worker CPU during the run (wall ${seconds(wallMs)}): ${parts.join(', ')}`);
   };
-  const stopAll = async () => {
-    await Promise.all(
-      children.map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            if (c.exitCode !== null) return resolve();
-            c.once('exit', () => resolve());
-            c.kill('SIGTERM');
-          }),
-      ),
-    );
-  };
 
   const queues = createQueues(REDIS_URL);
-  await cleanRedis(queues);
+  await clearSettlementQueues(queues);
   try {
-    for (const service of ['intake', 'ledger-settlement', 'payment-tax']) await startWorker(service);
+    for (const service of ['intake', 'ledger-settlement', 'payment-tax']) await workers.start(service);
     log(
       `workers: intake, ledger-settlement, payment-tax (one process each, one worker per step, concurrency 1)`,
     );
@@ -288,33 +230,18 @@ async function main(): Promise<void> {
       };
     }
 
+    /** The month run to its end, with the worker processes' CPU and the ledger sessions sampled meanwhile. */
     async function runMonth(label: string) {
       const cpuBefore = cpuOfWorkers();
       const stopSampling = sampleSessions();
-      const run = await launchRun(db, queues, { settleMonth: month });
-      const started = Date.now();
-      for (;;) {
-        const status = await getRunStatus(db, run.jobLogId);
-        if (status && (status.run.status === 'COMPLETED' || status.run.status === 'FAILED')) {
-          await stopSampling();
-          if (status.run.status === 'FAILED')
-            throw new Error(`${label}: run FAILED: ${status.run.errorMessage}`);
-          printCpu(cpuBefore, Date.now() - started);
-          return { status, wallMs: Date.now() - started };
-        }
-        await new Promise((r) => setTimeout(r, 250));
+      let result: Awaited<ReturnType<typeof runSettlementMonth>>;
+      try {
+        result = await runSettlementMonth(db, queues, month, label);
+      } finally {
+        await stopSampling();
       }
-    }
-
-    function printSteps(status: Awaited<ReturnType<typeof runMonth>>['status']) {
-      console.log('  step                      status     duration      rows written    rows/s   chunks');
-      for (const s of status.steps) {
-        const ms = Number(s.durationMs ?? 0);
-        const rate = ms > 0 ? Math.round((Number(s.successCount) * 1000) / ms) : 0;
-        console.log(
-          `  ${s.stepName.padEnd(24)}  ${(s.skipped ? 'skipped' : s.status).padEnd(9)} ${seconds(ms).padStart(9)}  ${String(s.successCount).padStart(14)}  ${String(rate).padStart(8)}   ${s.chunkCount || ''}`,
-        );
-      }
+      printCpu(cpuBefore, result.wallMs);
+      return result;
     }
 
     /** calcOtherCommission's time and what it wrote, per type, with the month's other_total. */
@@ -375,7 +302,7 @@ async function main(): Promise<void> {
     if (!QUICK) {
       log(`run 0 (cold: first run into empty ledger tables): settle month ${month}`);
       const cold = await runMonth('run 0');
-      printSteps(cold.status);
+      printSteps(cold.status, 'rates');
       log(`whole run 0: ${seconds(Number(cold.status.run.durationMs ?? cold.wallMs))}`);
     }
 
@@ -383,7 +310,7 @@ async function main(): Promise<void> {
     await clearMonth();
     log('run 1 (one worker per step; the month from scratch, tables analyzed)');
     const one = await runMonth('run 1');
-    printSteps(one.status);
+    printSteps(one.status, 'rates');
     const runMs = Number(one.status.run.durationMs ?? one.wallMs);
     log(
       `whole run 1: ${seconds(runMs)} (target < ${TARGET.runSeconds} s) ${runMs < TARGET.runSeconds * 1000 ? 'OK' : 'MISSED'}; ` +
@@ -445,10 +372,10 @@ async function main(): Promise<void> {
     // ---- run 2: a second calcMaintain worker -----------------------------------------------------
     if (QUICK) return;
     await clearMonth();
-    await startWorker('ledger-settlement', { BATCH_STEPS: 'calcMaintain' });
+    await workers.start('ledger-settlement', { BATCH_STEPS: 'calcMaintain' });
     log('run 2: the same month from scratch with a second calcMaintain worker process');
     const two = await runMonth('run 2');
-    printSteps(two.status);
+    printSteps(two.status, 'rates');
     const maintainOf = (s: typeof one.status) =>
       Number(s.steps.find((x) => x.stepName === 'calcMaintain')!.durationMs ?? 0);
     const m1 = maintainOf(one.status);
@@ -458,8 +385,8 @@ async function main(): Promise<void> {
         `${m2 < m1 ? 'OK' : 'MISSED'}; whole run 2: ${seconds(Number(two.status.run.durationMs ?? two.wallMs))}`,
     );
   } finally {
-    await stopAll();
-    await cleanRedis(queues);
+    await workers.stopAll();
+    await clearSettlementQueues(queues);
     await queues.close();
     await db.destroy();
     if (!KEEP) {

@@ -12,30 +12,25 @@
  *      BENCH_DB (csp_bench_carrier), BENCH_BASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
  *      REDIS_URL (redis://127.0.0.1:6379) with BENCH_REDIS_DB (14), BENCH_KEEP=1 keeps the database.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runFromSource } from './lib/run-from-source.js';
+import {
+  benchRedisUrl,
+  clearSettlementQueues,
+  printSteps,
+  runMonth as runSettlementMonth,
+  seconds,
+  settlementWorkers,
+} from './lib/settlement-workers.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SELF = fileURLToPath(import.meta.url);
-
-if (!process.execArgv.some((a) => a.includes('conditions=source'))) {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', SELF], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  child.on('exit', (code) => process.exit(code ?? 1));
-} else {
-  await main();
-}
+await runFromSource(import.meta.url, main);
 
 async function main(): Promise<void> {
   const { createDb, createPool, migrate } = await import('../packages/db/src/index.js');
-  const { createQueues, getRunStatus, launchRun, STEP_NAMES } =
-    await import('../packages/batch/src/index.js');
+  const { createQueues } = await import('../packages/batch/src/index.js');
   const { generateDemoBook } = await import('../packages/demo-data/src/generate.js');
   const { writeCarrierFiles } = await import('../packages/demo-data/src/carrier-files.js');
   const { receiveCarrierFile } = await import('../services/intake/src/receive/receive-upload.service.js');
@@ -48,12 +43,11 @@ async function main(): Promise<void> {
   const TODAY = process.env.BENCH_TODAY ?? new Date().toISOString().slice(0, 10);
   const DB_NAME = process.env.BENCH_DB ?? 'csp_bench_carrier';
   const BASE_URL = process.env.BENCH_BASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const REDIS_URL = `${(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '')}/${process.env.BENCH_REDIS_DB ?? '14'}`;
+  const REDIS_URL = benchRedisUrl('14');
   const KEEP = process.env.BENCH_KEEP === '1';
   if (!/^[a-z0-9_]+$/.test(DB_NAME)) throw new Error(`unexpected database name ${DB_NAME}`);
 
   const log = (msg: string) => console.log(`[bench] ${msg}`);
-  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const dbUrl = (name: string) => {
     const url = new URL(BASE_URL);
     url.pathname = `/${name}`;
@@ -78,73 +72,23 @@ async function main(): Promise<void> {
     `demo book: ${book.agents} agents, ${book.contracts} contracts, ${book.companies} companies (${seconds(book.timings.totalMs)}); month ${month}`,
   );
 
-  const children: ChildProcess[] = [];
-  const startWorker = (service: string) =>
-    new Promise<void>((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        ['--conditions=source', '--import', 'tsx', `services/${service}/src/worker.ts`],
-        {
-          cwd: ROOT,
-          env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', DATABASE_URL: url, REDIS_URL },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      children.push(child);
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (out.includes('batch step workers started')) resolve();
-        if (out.length > 100_000) out = out.slice(-10_000);
-      });
-      child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-      child.once('exit', (code) =>
-        reject(new Error(`${service} worker exited (${code}): ${out.slice(-2000)}`)),
-      );
-    });
-  const stopAll = () =>
-    Promise.all(
-      children.map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            if (c.exitCode !== null) return resolve();
-            c.once('exit', () => resolve());
-            c.kill('SIGTERM');
-          }),
-      ),
-    );
+  const workers = settlementWorkers({ databaseUrl: url, redisUrl: REDIS_URL });
 
   const queues = createQueues(REDIS_URL);
-  for (const step of STEP_NAMES) await queues.queue(step).obliterate({ force: true });
+  await clearSettlementQueues(queues);
   const storage = await mkdtemp(join(tmpdir(), 'csp-bench-carrier-'));
   try {
-    for (const service of ['intake', 'ledger-settlement', 'payment-tax']) await startWorker(service);
+    for (const service of ['intake', 'ledger-settlement', 'payment-tax']) await workers.start(service);
 
+    /** The month run to its end, its step table and the time of steps 1-3. */
     const runMonth = async (label: string) => {
-      const run = await launchRun(db, queues, { settleMonth: month });
-      const started = Date.now();
-      for (;;) {
-        const status = await getRunStatus(db, run.jobLogId);
-        if (status && (status.run.status === 'COMPLETED' || status.run.status === 'FAILED')) {
-          if (status.run.status === 'FAILED')
-            throw new Error(`${label}: run FAILED: ${status.run.errorMessage}`);
-          const wallMs = Date.now() - started;
-          console.log('  step                      status     duration      total    success   error');
-          for (const s of status.steps) {
-            console.log(
-              `  ${s.stepName.padEnd(24)}  ${(s.skipped ? 'skipped' : s.status).padEnd(9)} ${seconds(Number(s.durationMs ?? 0)).padStart(9)}  ${String(s.totalCount).padStart(9)}  ${String(s.successCount).padStart(9)}  ${String(s.errorCount).padStart(6)}`,
-            );
-          }
-          const first3 = status.steps
-            .filter((s) => ['receiveData', 'transformData', 'reconcile'].includes(s.stepName))
-            .reduce((sum, s) => sum + Number(s.durationMs ?? 0), 0);
-          log(
-            `${label}: whole run ${seconds(Number(status.run.durationMs ?? wallMs))}, steps 1-3 ${seconds(first3)}`,
-          );
-          return status;
-        }
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      const { status, wallMs } = await runSettlementMonth(db, queues, month, label);
+      printSteps(status, 'counts');
+      const first3 = status.steps
+        .filter((s) => ['receiveData', 'transformData', 'reconcile'].includes(s.stepName))
+        .reduce((sum, s) => sum + Number(s.durationMs ?? 0), 0);
+      log(`${label}: whole run ${seconds(Number(status.run.durationMs ?? wallMs))}, steps 1-3 ${seconds(first3)}`);
+      return status;
     };
 
     log('run 0: the month without carrier data (the system figures the carrier files report)');
@@ -223,7 +167,7 @@ async function main(): Promise<void> {
     if (recon.some((r) => r.recon_status !== 'MATCHED'))
       log('reconcile: a carrier is not MATCHED (unexpected)');
   } finally {
-    await stopAll();
+    await workers.stopAll();
     await queues.close();
     await rm(storage, { recursive: true, force: true });
     await pool.end();
