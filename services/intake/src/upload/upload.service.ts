@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type InsertObject, type Kysely } from 'kysely';
 import { clientTransaction, CopyWriter, type CopyValue, type Database, type Db } from '@csp/db';
 import { AppError, invalid, type FieldCipher, type PermCode } from '@csp/service-kit';
 import type { FileStore } from '../common/file-store.js';
@@ -149,6 +149,22 @@ async function recordProgress(
     .execute();
 }
 
+/** The session's own insert, else a plain multi-row insert of the rows into its copy table. */
+async function insertRows(
+  session: TargetSession<unknown, unknown>,
+  trx: Kysely<Database>,
+  rows: readonly unknown[],
+): Promise<void> {
+  if (session.copyTable === undefined) return session.insert(trx, rows);
+  if (session.insert) return session.insert(trx, rows);
+  const table = session.copyTable;
+  // the values are the copy table's columns (TargetSession's contract)
+  await trx
+    .insertInto(table)
+    .values(rows as ReadonlyArray<InsertObject<Database, typeof table>>)
+    .execute();
+}
+
 /**
  * One batch in one transaction with the history row's progress: COPY of the prepared rows where the
  * target allows it (else one multi-row insert). When the database refuses the batch (a duplicate
@@ -186,7 +202,8 @@ async function writeBatch(
     if (ready.length > 0) {
       await sql`SAVEPOINT import_batch`.execute(trx);
       try {
-        await session.insert(
+        await insertRows(
+          session,
           trx,
           ready.map((r) => r.values),
         );
@@ -198,7 +215,7 @@ async function writeBatch(
         for (const r of ready) {
           await sql`SAVEPOINT import_row`.execute(trx);
           try {
-            await session.insert(trx, [r.values]);
+            await insertRows(session, trx, [r.values]);
             await sql`RELEASE SAVEPOINT import_row`.execute(trx);
             inserted++;
           } catch (rowErr) {
@@ -254,6 +271,10 @@ async function prepareBatch(
   return { ready, rejected };
 }
 
+async function converterFor(db: Db, plan: TemplatePlan): Promise<RowConverter> {
+  return new RowConverter(plan.columns, plan.target, await codeMapperFor(db, plan), db, plan.companyCode);
+}
+
 export interface ImportInput {
   templateCode: string;
   file: SpooledFile;
@@ -288,13 +309,7 @@ export async function runImport(deps: ImportDeps, input: ImportInput): Promise<I
   const historyId = history.history_id;
   const sink = new ErrorSink();
   try {
-    const converter = new RowConverter(
-      plan.columns,
-      plan.target,
-      await codeMapperFor(db, plan),
-      db,
-      plan.companyCode,
-    );
+    const converter = await converterFor(db, plan);
     const session = plan.target.open({
       db,
       cipher: deps.cipher,
@@ -413,13 +428,7 @@ export async function previewImport(
   } finally {
     await iterator.return(undefined);
   }
-  const converter = new RowConverter(
-    plan.columns,
-    plan.target,
-    await codeMapperFor(db, plan),
-    db,
-    plan.companyCode,
-  );
+  const converter = await converterFor(db, plan);
   const session = plan.target.open({ db, cipher: deps.cipher, userId: null, companyCode: plan.companyCode });
   const converted = await converter.convert(rows);
   const valid = converted.filter((c): c is Extract<Converted, { ok: true }> => c.ok);

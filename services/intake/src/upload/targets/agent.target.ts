@@ -9,7 +9,8 @@ import {
   type Prepared,
   type TargetField,
 } from './target.js';
-import { ownerRowSchema, sealed, type OwnerRow, type SaveBody } from './owner-body.js';
+import { ownerRowSchema, type OwnerRow, type SaveBody } from './owner-body.js';
+import { ownerColumns } from './owner-columns.js';
 import { activeGrades, activeOrgs } from './references.js';
 
 /** AgentSaveReq of spec 2.2: the save body of master-data's agent resource. */
@@ -73,10 +74,12 @@ const FIELDS: TargetField[] = [
   },
 ];
 
-const rowSchema = ownerRowSchema<Body>({
+const OWNER_BODY = {
   owner: { name: 'Agent', path: '/api/agents', table: 'agent', menu: 'ORG_AGENT', fields: agentFields },
   fields: FIELDS.map((f) => f.field),
-});
+};
+const rowSchema = ownerRowSchema<Body>(OWNER_BODY);
+const toColumns = ownerColumns<Body, Values>(OWNER_BODY);
 
 function today(): string {
   return new Date().toISOString().slice(0, 10);
@@ -121,24 +124,11 @@ export const agentTarget: ImportTarget<Row, Values> = {
           if (!grade) return rejected('grade_id', `grade ${b.gradeId} is inactive`);
           return {
             ok: true,
-            values: {
-              org_id: b.orgId,
-              grade_id: b.gradeId,
-              agent_name: b.agentName,
-              resident_no: sealed(agentFields, 'residentNo', ctx.cipher, b.residentNo),
-              license_no: b.licenseNo ?? null,
-              phone: b.phone ?? null,
-              email: b.email ?? null,
-              bank_code: b.bankCode ?? null,
-              account_no: sealed(agentFields, 'accountNo', ctx.cipher, b.accountNo),
+            values: toColumns(b, ctx.cipher, {
               status: 'ACTIVE',
-              join_date: b.joinDate ?? null,
-              tax_type: b.taxType,
-              business_no: b.businessNo ?? null,
-              vat_type: b.vatType,
               created_by: ctx.userId,
               updated_by: ctx.userId,
-            },
+            }),
           };
         });
       },

@@ -12,6 +12,7 @@ import {
 } from './target.js';
 import { text } from './cells.js';
 import { ownerRowSchema, type OwnerRow, type SaveBody } from './owner-body.js';
+import { ownerColumns } from './owner-columns.js';
 import { agentStatuses, productIds, type ProductRef } from './references.js';
 
 type Body = SaveBody<
@@ -73,13 +74,15 @@ const FIELDS: TargetField[] = [
   { field: 'revival_date', label: 'Revival date', type: 'DATE', required: false },
 ];
 
-const rowSchema = ownerRowSchema<Body, typeof extra>({
+const OWNER_BODY = {
   owner: { name: 'Contract', path: '/api/contracts', table: 'contract', menu: 'CONTRACT_LIST', fields: contractFields },
   fields: FIELDS.map((f) => f.field),
   // the product comes from product_code (and the carrier) in prepare
   resolved: { productId: 'product_code' },
   extra,
-});
+};
+const rowSchema = ownerRowSchema<Body, typeof extra>(OWNER_BODY);
+const toColumns = ownerColumns<Body, Values>(OWNER_BODY);
 
 /**
  * contract (master-data, POST /api/contracts): each row is checked by the owner's save schema
@@ -127,34 +130,15 @@ export const contractTarget: ImportTarget<Row, Values> = {
           if (!product.active) return rejected('product_code', 'the product is inactive');
           return {
             ok: true,
-            values: {
-              agent_id: b.agentId,
+            values: toColumns(b, ctx.cipher, {
               product_id: product.productId,
-              policy_no: b.policyNo,
-              contractor_name: b.contractorName ?? null,
-              insured_name: b.insuredName ?? null,
-              premium: b.premium,
-              pay_cycle: b.payCycle,
-              pay_period: b.payPeriod ?? null,
-              coverage_period: b.coveragePeriod ?? null,
-              status: b.status,
-              contract_date: b.contractDate ?? null,
-              effective_date: b.effectiveDate ?? null,
-              lapse_date: b.lapseDate ?? null,
-              revival_date: b.revivalDate ?? null,
               created_by: ctx.userId,
               updated_by: ctx.userId,
-            },
+            }),
           };
         });
       },
       copyTable: 'contract',
-      async insert(trx, rows) {
-        await trx
-          .insertInto('contract')
-          .values([...rows])
-          .execute();
-      },
     };
   },
 };

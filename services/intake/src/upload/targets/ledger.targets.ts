@@ -196,12 +196,6 @@ function ledgerTarget(table: MappingTargetTable): ImportTarget<LedgerRow, Ledger
           });
         },
         copyTable: table,
-        async insert(trx, rows) {
-          await trx
-            .insertInto(table)
-            .values([...rows])
-            .execute();
-        },
       };
     },
   };
@@ -333,12 +327,6 @@ export const exceptionLedgerTarget: ImportTarget<ExceptionRow, ExceptionValues> 
         });
       },
       copyTable: 'exception_ledger',
-      async insert(trx, rows) {
-        await trx
-          .insertInto('exception_ledger')
-          .values([...rows])
-          .execute();
-      },
     };
   },
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResource, type FieldCipher, type FieldTable } from '@csp/service-kit';
+import { defineResource, type FieldTable } from '@csp/service-kit';
 import type { CellValue } from '../value-types.js';
 
 /** A save body typed from the owner's field table: required keys, then optional (nullable) ones. */
@@ -126,15 +126,4 @@ export function ownerRowSchema<B, X extends z.ZodRawShape = Record<never, never>
       return { body: parsed.data as B, extra: rest.data };
     });
   };
-}
-
-/** A value as the owner stores the field: encrypted when its field table says so. */
-export function sealed(
-  fields: FieldTable,
-  key: string,
-  cipher: FieldCipher,
-  value: string | null | undefined,
-): string | null {
-  if (value === null || value === undefined || value === '') return null;
-  return fields[key]?.spec.encrypted ? cipher.encrypt(value) : value;
 }

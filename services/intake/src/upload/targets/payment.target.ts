@@ -118,12 +118,6 @@ export const paymentTarget: ImportTarget<Row, Values> = {
         });
       },
       copyTable: 'payment',
-      async insert(trx, rows) {
-        await trx
-          .insertInto('payment')
-          .values([...rows])
-          .execute();
-      },
     };
   },
 };

@@ -11,7 +11,8 @@ import {
   type TargetField,
 } from './target.js';
 import { text } from './cells.js';
-import { ownerRowSchema, type OwnerRow, type SaveBody } from './owner-body.js';
+import { ownerRowSchema, type OwnerRow, type RowScope, type SaveBody } from './owner-body.js';
+import { ownerColumns } from './owner-columns.js';
 import { activeGrades, productIds, type ProductRef } from './references.js';
 
 // Each row is checked by the owner's save schema (@csp/field-tables), then like the owner's
@@ -57,6 +58,20 @@ const RATE_FIELDS: TargetField[] = [
   ...PERIOD_FIELDS,
 ];
 
+const RATE_BODY = {
+  owner: {
+    name: 'CommissionRate',
+    path: '/api/rules/commission-rates',
+    table: 'commission_rate',
+    menu: 'RULE_COMMISSION',
+    fields: commissionRateFields,
+  },
+  fields: names(RATE_FIELDS),
+  resolved: { productId: 'product_code' },
+  extra: rateExtra,
+};
+const rateColumns = ownerColumns<RateBody, Insertable<CommissionRateTable>>(RATE_BODY);
+
 /** commission_rate (master-data, POST /api/rules/commission-rates): the product must exist. */
 export const commissionRateTarget: ImportTarget<RateRow, Insertable<CommissionRateTable>> = {
   table: 'commission_rate',
@@ -64,18 +79,7 @@ export const commissionRateTarget: ImportTarget<RateRow, Insertable<CommissionRa
   owner: 'master-data',
   permission: { menu: 'RULE_COMMISSION', perm: 'CREATE' },
   fields: RATE_FIELDS,
-  rowSchema: ownerRowSchema<RateBody, typeof rateExtra>({
-    owner: {
-      name: 'CommissionRate',
-      path: '/api/rules/commission-rates',
-      table: 'commission_rate',
-      menu: 'RULE_COMMISSION',
-      fields: commissionRateFields,
-    },
-    fields: names(RATE_FIELDS),
-    resolved: { productId: 'product_code' },
-    extra: rateExtra,
-  }),
+  rowSchema: ownerRowSchema<RateBody, typeof rateExtra>(RATE_BODY),
   open(ctx: ImportContext) {
     const products = new Map<string, ProductRef | 'AMBIGUOUS' | undefined>();
     const key = (r: RateRow) => `${r.extra.company_code ?? ctx.companyCode ?? ''}\u0000${r.extra.product_code}`;
@@ -92,28 +96,16 @@ export const commissionRateTarget: ImportTarget<RateRow, Insertable<CommissionRa
           return (
             periodError(b.effectiveFrom, b.effectiveTo) ?? {
               ok: true as const,
-              values: {
+              values: rateColumns(b, ctx.cipher, {
                 product_id: product.productId,
-                commission_year: b.commissionYear,
-                rate_pct: b.ratePct,
-                pay_method_cond: b.payMethodCond ?? null,
-                min_premium: b.minPremium ?? null,
-                effective_from: b.effectiveFrom,
-                effective_to: b.effectiveTo ?? null,
                 created_by: ctx.userId,
                 updated_by: ctx.userId,
-              },
+              }),
             }
           );
         });
       },
       copyTable: 'commission_rate',
-      async insert(trx, rows) {
-        await trx
-          .insertInto('commission_rate')
-          .values([...rows])
-          .execute();
-      },
     };
   },
 };
@@ -142,6 +134,18 @@ const PAYOUT_FIELDS: TargetField[] = [
   ...PERIOD_FIELDS,
 ];
 
+const PAYOUT_BODY = {
+  owner: {
+    name: 'PayoutRule',
+    path: '/api/rules/payout',
+    table: 'payout_rule',
+    menu: 'RULE_PAYOUT',
+    fields: payoutRuleFields,
+  },
+  fields: names(PAYOUT_FIELDS),
+};
+const payoutColumns = ownerColumns<PayoutBody, Insertable<PayoutRuleTable>>(PAYOUT_BODY);
+
 /** payout_rule (master-data, POST /api/rules/payout): the grade must exist and be active. */
 export const payoutRuleTarget: ImportTarget<PayoutRow, Insertable<PayoutRuleTable>> = {
   table: 'payout_rule',
@@ -149,16 +153,7 @@ export const payoutRuleTarget: ImportTarget<PayoutRow, Insertable<PayoutRuleTabl
   owner: 'master-data',
   permission: { menu: 'RULE_PAYOUT', perm: 'CREATE' },
   fields: PAYOUT_FIELDS,
-  rowSchema: ownerRowSchema<PayoutBody>({
-    owner: {
-      name: 'PayoutRule',
-      path: '/api/rules/payout',
-      table: 'payout_rule',
-      menu: 'RULE_PAYOUT',
-      fields: payoutRuleFields,
-    },
-    fields: names(PAYOUT_FIELDS),
-  }),
+  rowSchema: ownerRowSchema<PayoutBody>(PAYOUT_BODY),
   open(ctx: ImportContext) {
     const grades = new Map<number, boolean | undefined>();
     return {
@@ -176,29 +171,12 @@ export const payoutRuleTarget: ImportTarget<PayoutRow, Insertable<PayoutRuleTabl
           return (
             periodError(b.effectiveFrom, b.effectiveTo) ?? {
               ok: true as const,
-              values: {
-                grade_id: b.gradeId,
-                insurance_type: b.insuranceType,
-                commission_year: b.commissionYear,
-                payout_pct: b.payoutPct,
-                pay_method_cond: b.payMethodCond ?? null,
-                performance_grade: b.performanceGrade ?? null,
-                effective_from: b.effectiveFrom,
-                effective_to: b.effectiveTo ?? null,
-                created_by: ctx.userId,
-                updated_by: ctx.userId,
-              },
+              values: payoutColumns(b, ctx.cipher, { created_by: ctx.userId, updated_by: ctx.userId }),
             }
           );
         });
       },
       copyTable: 'payout_rule',
-      async insert(trx, rows) {
-        await trx
-          .insertInto('payout_rule')
-          .values([...rows])
-          .execute();
-      },
     };
   },
 };
@@ -236,6 +214,20 @@ const CHARGEBACK_FIELDS: TargetField[] = [
   ...PERIOD_FIELDS,
 ];
 
+const CHARGEBACK_BODY = {
+  owner: {
+    name: 'ChargebackRule',
+    path: '/api/rules/chargeback',
+    table: 'chargeback_rule',
+    menu: 'RULE_CHARGEBACK',
+    fields: chargebackRuleFields,
+  },
+  fields: names(CHARGEBACK_FIELDS),
+  // a blank carrier is the template's
+  defaults: (scope: RowScope) => (scope.companyCode === null ? {} : { company_code: scope.companyCode }),
+};
+const chargebackColumns = ownerColumns<ChargebackBody, Insertable<ChargebackRuleTable>>(CHARGEBACK_BODY);
+
 /** chargeback_rule (master-data, POST /api/rules/chargeback): the carrier must exist; lapse months ordered. */
 export const chargebackRuleTarget: ImportTarget<ChargebackRow, Insertable<ChargebackRuleTable>> = {
   table: 'chargeback_rule',
@@ -243,18 +235,7 @@ export const chargebackRuleTarget: ImportTarget<ChargebackRow, Insertable<Charge
   owner: 'master-data',
   permission: { menu: 'RULE_CHARGEBACK', perm: 'CREATE' },
   fields: CHARGEBACK_FIELDS,
-  rowSchema: ownerRowSchema<ChargebackBody>({
-    owner: {
-      name: 'ChargebackRule',
-      path: '/api/rules/chargeback',
-      table: 'chargeback_rule',
-      menu: 'RULE_CHARGEBACK',
-      fields: chargebackRuleFields,
-    },
-    fields: names(CHARGEBACK_FIELDS),
-    // a blank carrier is the template's
-    defaults: (scope) => (scope.companyCode === null ? {} : { company_code: scope.companyCode }),
-  }),
+  rowSchema: ownerRowSchema<ChargebackBody>(CHARGEBACK_BODY),
   open(ctx: ImportContext) {
     const companies = new Map<string, boolean>();
     return {
@@ -284,31 +265,12 @@ export const chargebackRuleTarget: ImportTarget<ChargebackRow, Insertable<Charge
           return (
             periodError(b.effectiveFrom, b.effectiveTo) ?? {
               ok: true as const,
-              values: {
-                company_code: b.companyCode,
-                insurance_type: b.insuranceType,
-                lapse_month_from: b.lapseMonthFrom,
-                lapse_month_to: b.lapseMonthTo ?? null,
-                cb_rate: b.cbRate,
-                include_override: b.includeOverride,
-                installment_allowed: b.installmentAllowed,
-                max_installments: b.maxInstallments,
-                effective_from: b.effectiveFrom,
-                effective_to: b.effectiveTo ?? null,
-                created_by: ctx.userId,
-                updated_by: ctx.userId,
-              },
+              values: chargebackColumns(b, ctx.cipher, { created_by: ctx.userId, updated_by: ctx.userId }),
             }
           );
         });
       },
       copyTable: 'chargeback_rule',
-      async insert(trx, rows) {
-        await trx
-          .insertInto('chargeback_rule')
-          .values([...rows])
-          .execute();
-      },
     };
   },
 };

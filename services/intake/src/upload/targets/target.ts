@@ -48,17 +48,25 @@ export interface ImportTarget<D = unknown, V = unknown> {
   open(ctx: ImportContext): TargetSession<D, V>;
 }
 
-export interface TargetSession<D, V> {
-  /** Batch lookups and business checks of validated rows: the row to insert, or why not. */
+/** Batch lookups and business checks of validated rows: the row to insert, or why not. */
+interface SessionChecks<D, V> {
   prepare(rows: readonly D[]): Promise<Prepared<V>[]>;
-  /** Inserts the prepared rows of one batch (in the batch's transaction). */
-  insert(trx: Kysely<Database>, rows: readonly V[]): Promise<void>;
-  /**
-   * The table a batch can be COPYed into (values: one column per key, the same keys in every row);
-   * undefined when inserting needs more than that (e.g. RETURNING for a second table).
-   */
-  copyTable?: string;
 }
+
+/**
+ * One import's session. A batch goes into `copyTable` (values: one column per key, the same keys in
+ * every row) by COPY, and when the database refuses it, by plain inserts of the same rows there;
+ * `insert` writes a batch (in the batch's transaction) where that is not enough (e.g. RETURNING
+ * for a second table).
+ */
+export type TargetSession<D, V> = SessionChecks<D, V> &
+  (
+    | {
+        copyTable: keyof Database & string;
+        insert?(trx: Kysely<Database>, rows: readonly V[]): Promise<void>;
+      }
+    | { copyTable?: undefined; insert(trx: Kysely<Database>, rows: readonly V[]): Promise<void> }
+  );
 
 export function rejected(field: string | null, message: string): Prepared<never> {
   return { ok: false, field, message };
