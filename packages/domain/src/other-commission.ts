@@ -6,7 +6,7 @@ import {
   settleMonthDiff,
   settleMonthOfDate,
 } from './calendar.js';
-import { toDec, toNonNegative, type DecimalInput } from './decimal.js';
+import { toDec, toNonNegative, type Dec, type DecimalInput } from './decimal.js';
 import { DomainError } from './errors.js';
 import { findHalfOpen, type EffectiveRow } from './lookup.js';
 import { isPremiumDue } from './maintain-eligibility.js';
@@ -155,6 +155,51 @@ function ruleBasis(rule: OtherRuleRow, rate: Record<string, string>) {
   return { ruleId: rule.ruleId, version: rule.version, ...rate, effectiveFrom: rule.effectiveFrom, effectiveTo: rule.effectiveTo };
 }
 
+/** A contract's line of the month: pct(base, rate) under a rule, with the basis every type writes. */
+interface PctLine {
+  type: Exclude<OtherCommissionType, 'APPOINTMENT'>;
+  contractId: number;
+  agentId: number;
+  commissionYear: number | null;
+  milestoneMonth?: number;
+  base: Dec;
+  rate: Dec;
+  rule: OtherRuleRow;
+  /** The rule's rate as the basis names it (persistency: bonusPct), with any other rule column shown. */
+  ruleRate: (rate: string) => Record<string, string>;
+  rateDate: string;
+  sourceId?: number;
+  /** The type's own inputs, after type, rateDate and rule. */
+  basis: Record<string, unknown>;
+}
+
+function pctLine(l: PctLine): OtherCommissionLine {
+  const rate = formatRate(l.rate);
+  return {
+    commissionType: l.type,
+    contractId: l.contractId,
+    agentId: l.agentId,
+    commissionYear: l.commissionYear,
+    milestoneMonth: l.milestoneMonth ?? null,
+    baseAmount: formatMoney(l.base),
+    ratePct: rate,
+    agentAmount: formatMoney(pct(l.base, l.rate)),
+    ruleId: l.rule.ruleId,
+    ruleVersion: l.rule.version,
+    sourceId: l.sourceId ?? null,
+    basis: { type: l.type, rateDate: l.rateDate, rule: ruleBasis(l.rule, l.ruleRate(rate)), ...l.basis },
+  };
+}
+
+/** Who a servicing line (collection, renewal, reinstatement) went to instead of the contract's agent. */
+function servicingBasis(contract: OtherContract, payee: OtherPayee) {
+  return { contractAgentId: contract.agentId, successionId: payee.successionId ?? null };
+}
+
+function yearInMonth(contract: OtherContract, settleMonth: string): number | null {
+  return contract.contractDate === null ? null : commissionYearInMonth(contract.contractDate, settleMonth);
+}
+
 // ---- rule lookups (half-open, highest version) ---------------------------------------------------
 
 export function lookupCollectionRule<T extends CollectionRuleRow>(
@@ -240,30 +285,18 @@ export function collectionLine(
   const commissionYear = commissionYearInMonth(contract.contractDate, settleMonth);
   if (commissionYear < rule.minCommissionYear) return undefined;
   if (!isPremiumDue(contract.contractDate, contract.payCycle, settleMonth)) return undefined;
-  const premium = toNonNegative(contract.premium, 'premium');
-  const rate = toNonNegative(rule.ratePct, 'ratePct');
-  return {
-    commissionType: 'COLLECTION',
+  return pctLine({
+    type: 'COLLECTION',
     contractId: contract.contractId,
     agentId: payee.agentId,
     commissionYear,
-    milestoneMonth: null,
-    baseAmount: formatMoney(premium),
-    ratePct: formatRate(rate),
-    agentAmount: formatMoney(pct(premium, rate)),
-    ruleId: rule.ruleId,
-    ruleVersion: rule.version,
-    sourceId: null,
-    basis: {
-      type: 'COLLECTION',
-      rateDate: date,
-      rule: ruleBasis(rule, { ratePct: formatRate(rate), minCommissionYear: String(rule.minCommissionYear) }),
-      contractDate: contract.contractDate,
-      payCycle: contract.payCycle,
-      contractAgentId: contract.agentId,
-      successionId: payee.successionId ?? null,
-    },
-  };
+    base: toNonNegative(contract.premium, 'premium'),
+    rate: toNonNegative(rule.ratePct, 'ratePct'),
+    rule,
+    ruleRate: (ratePct) => ({ ratePct, minCommissionYear: String(rule.minCommissionYear) }),
+    rateDate: date,
+    basis: { contractDate: contract.contractDate, payCycle: contract.payCycle, ...servicingBasis(contract, payee) },
+  });
 }
 
 /** The RENEWAL endorsement that counts in the month: APPLIED, dated in the month, the latest one. */
@@ -301,32 +334,26 @@ export function renewalLine(
   if (renewed.isNegative() && !renewed.isZero()) {
     throw new DomainError('NEGATIVE_AMOUNT', 'renewed premium (premium + premiumChange) must not be negative', 'premiumChange');
   }
-  const rate = toNonNegative(rule.ratePct, 'ratePct');
-  return {
-    commissionType: 'RENEWAL',
+  return pctLine({
+    type: 'RENEWAL',
     contractId: contract.contractId,
     agentId: payee.agentId,
-    commissionYear: contract.contractDate === null ? null : commissionYearInMonth(contract.contractDate, settleMonth),
-    milestoneMonth: null,
-    baseAmount: formatMoney(renewed),
-    ratePct: formatRate(rate),
-    agentAmount: formatMoney(pct(renewed, rate)),
-    ruleId: rule.ruleId,
-    ruleVersion: rule.version,
+    commissionYear: yearInMonth(contract, settleMonth),
+    base: renewed,
+    rate: toNonNegative(rule.ratePct, 'ratePct'),
+    rule,
+    ruleRate: (ratePct) => ({ ratePct }),
+    rateDate: endorsement.endorseDate,
     sourceId: endorsement.endorsementId,
     basis: {
-      type: 'RENEWAL',
-      rateDate: endorsement.endorseDate,
-      rule: ruleBasis(rule, { ratePct: formatRate(rate) }),
       endorsementId: endorsement.endorsementId,
       endorseDate: endorsement.endorseDate,
       premium: formatMoney(premium),
       premiumChange: formatMoney(change),
       renewedPremium: formatMoney(renewed),
-      contractAgentId: contract.agentId,
-      successionId: payee.successionId ?? null,
+      ...servicingBasis(contract, payee),
     },
-  };
+  });
 }
 
 function revivedInMonth(contract: OtherContract, settleMonth: string): contract is OtherContract & { revivalDate: string } {
@@ -369,31 +396,23 @@ export function reinstatementLine(
   if (!revivedInMonth(contract, settleMonth)) return undefined;
   const rule = lookupRateRule(rules, { ...contract, date: contract.revivalDate });
   if (!rule) return undefined;
-  const premium = toNonNegative(contract.premium, 'premium');
-  const rate = toNonNegative(rule.ratePct, 'ratePct');
-  return {
-    commissionType: 'REINSTATEMENT',
+  return pctLine({
+    type: 'REINSTATEMENT',
     contractId: contract.contractId,
     agentId: payee.agentId,
-    commissionYear: contract.contractDate === null ? null : commissionYearInMonth(contract.contractDate, settleMonth),
-    milestoneMonth: null,
-    baseAmount: formatMoney(premium),
-    ratePct: formatRate(rate),
-    agentAmount: formatMoney(pct(premium, rate)),
-    ruleId: rule.ruleId,
-    ruleVersion: rule.version,
-    sourceId: null,
+    commissionYear: yearInMonth(contract, settleMonth),
+    base: toNonNegative(contract.premium, 'premium'),
+    rate: toNonNegative(rule.ratePct, 'ratePct'),
+    rule,
+    ruleRate: (ratePct) => ({ ratePct }),
+    rateDate: contract.revivalDate,
     basis: {
-      type: 'REINSTATEMENT',
-      rateDate: contract.revivalDate,
-      rule: ruleBasis(rule, { ratePct: formatRate(rate) }),
       lapseDate: contract.lapseDate,
       revivalDate: contract.revivalDate,
       cancelledChargebacks: [...cancelledChargebacks],
-      contractAgentId: contract.agentId,
-      successionId: payee.successionId ?? null,
+      ...servicingBasis(contract, payee),
     },
-  };
+  });
 }
 
 /** The contract's recruit commission: sum of its recruit_ledger agent_amount and the number of rows. */
@@ -417,30 +436,25 @@ export function persistencyLine(
   const rule = lookupPersistencyRule(rules, { milestoneMonth: milestone, insuranceType: contract.insuranceType, date });
   if (!rule) return undefined;
   const base = toDec(recruit.amount, 'recruitAmount');
-  const rate = toNonNegative(rule.bonusPct, 'bonusPct');
-  return {
-    commissionType: 'PERSISTENCY',
+  return pctLine({
+    type: 'PERSISTENCY',
     contractId: contract.contractId,
     agentId: contract.agentId,
     commissionYear: commissionYearInMonth(contract.contractDate, settleMonth),
     milestoneMonth: milestone,
-    baseAmount: formatMoney(base),
-    ratePct: formatRate(rate),
-    agentAmount: formatMoney(pct(base, rate)),
-    ruleId: rule.ruleId,
-    ruleVersion: rule.version,
-    sourceId: null,
+    base,
+    rate: toNonNegative(rule.bonusPct, 'bonusPct'),
+    rule,
+    ruleRate: (bonusPct) => ({ bonusPct }),
+    rateDate: date,
     basis: {
-      type: 'PERSISTENCY',
-      rateDate: date,
-      rule: ruleBasis(rule, { bonusPct: formatRate(rate) }),
       contractDate: contract.contractDate,
       milestoneMonth: milestone,
       contractStatus: contract.status,
       recruitRows: recruit.rows,
       recruitAmount: formatMoney(base),
     },
-  };
+  });
 }
 
 /** APPOINTMENT: the grade's fixed monthly amount in months 1..months after join_date (join month = 1). */
