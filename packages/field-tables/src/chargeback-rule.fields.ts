@@ -1,6 +1,7 @@
 import { f } from '@csp/service-kit';
 import { INSURANCE_TYPE_CODE } from './payout-rule.fields.js';
 import { nonNegative } from './refinements.js';
+import { revisableRuleTail } from './revisable-rule-tail.js';
 
 /**
  * The field table of master-data's chargeback-rule resource (POST /api/rules/chargeback); the
@@ -18,11 +19,6 @@ export const chargebackRuleFields = {
   includeOverride: f.bool().save({ default: false }).label('Include override'),
   installmentAllowed: f.bool().save({ default: false }).label('Installments'),
   maxInstallments: f.int({ min: 1, max: 120 }).save({ default: 1 }).label('Max installments'),
-  effectiveFrom: f.date().required().sort().label('Effective from'),
-  effectiveTo: f.date().save().label('Effective to'),
-  version: f.version().label('Version'),
-  createdAt: f.createdAt().export(false),
-  updatedAt: f.updatedAt().export(false),
-  createdBy: f.createdBy().hidden(),
-  updatedBy: f.updatedBy().hidden(),
+  ...revisableRuleTail(),
+  version: f.version().label('Version'), // not sortable here
 };

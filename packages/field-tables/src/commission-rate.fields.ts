@@ -1,5 +1,6 @@
 import { f } from '@csp/service-kit';
 import { nonNegative } from './refinements.js';
+import { revisableRuleTail } from './revisable-rule-tail.js';
 
 /**
  * The field table of master-data's commission-rate resource (POST /api/rules/commission-rates);
@@ -15,11 +16,5 @@ export const commissionRateFields = {
   ratePct: f.rate().required().refine(nonNegative).sort().label('Rate (%)'),
   payMethodCond: f.text({ max: 30 }).save().label('Pay method'),
   minPremium: f.money().save().refine(nonNegative).label('Min premium'),
-  effectiveFrom: f.date().required().sort().label('Effective from'),
-  effectiveTo: f.date().save().label('Effective to'),
-  version: f.version().sort().label('Version'),
-  createdAt: f.createdAt().export(false),
-  updatedAt: f.updatedAt().export(false),
-  createdBy: f.createdBy().hidden(),
-  updatedBy: f.updatedBy().hidden(),
+  ...revisableRuleTail(),
 };

@@ -8,3 +8,4 @@ export { payoutRuleFields, INSURANCE_TYPE_CODE } from './payout-rule.fields.js';
 export { chargebackRuleFields } from './chargeback-rule.fields.js';
 export { exceptionRegisterReq } from './exception-register.js';
 export { nonNegative } from './refinements.js';
+export { revisableRuleTail } from './revisable-rule-tail.js';

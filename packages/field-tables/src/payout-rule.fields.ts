@@ -1,5 +1,6 @@
 import { f } from '@csp/service-kit';
 import { nonNegative } from './refinements.js';
+import { revisableRuleTail } from './revisable-rule-tail.js';
 
 export const INSURANCE_TYPE_CODE = {
   min: 1,
@@ -22,11 +23,5 @@ export const payoutRuleFields = {
   payoutPct: f.rate().required().refine(nonNegative).sort().label('Payout (%)'),
   payMethodCond: f.text({ max: 30 }).save().label('Pay method'),
   performanceGrade: f.text({ max: 20 }).save().search().label('Performance grade'),
-  effectiveFrom: f.date().required().sort().label('Effective from'),
-  effectiveTo: f.date().save().label('Effective to'),
-  version: f.version().sort().label('Version'),
-  createdAt: f.createdAt().export(false),
-  updatedAt: f.updatedAt().export(false),
-  createdBy: f.createdBy().hidden(),
-  updatedBy: f.updatedBy().hidden(),
+  ...revisableRuleTail(),
 };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineResource, f, invalid, zDate, zId } from '@csp/service-kit';
 import { filters, trxOf } from '../common/resource-helpers.js';
 import { checkHalfOpenPeriod, nonNegative, requireReference, validOn } from '../common/rules.js';
+import { revisableRuleTail } from '../common/revisable-rule-fields.js';
 
 /**
  * Override rules (RULE_OVERRIDE: READ/CREATE/UPDATE/DELETE), half-open validity; an update may
@@ -34,13 +35,8 @@ export const overrideRuleResource = defineResource({
       .label('Calc type'),
     insuranceTypeCond: f.text({ max: 30 }).save().label('Insurance type'),
     capAmount: f.money().save().refine(nonNegative).label('Cap amount'),
-    effectiveFrom: f.date().required().sort().label('Effective from'),
-    effectiveTo: f.date().save().label('Effective to'),
-    version: f.version().label('Version'),
-    createdAt: f.createdAt().export(false),
-    updatedAt: f.updatedAt().export(false),
-    createdBy: f.createdBy().hidden(),
-    updatedBy: f.updatedBy().hidden(),
+    ...revisableRuleTail(),
+    version: f.version().label('Version'), // not sortable here
   },
   defaultSort: 'overrideId',
   dateFilter: 'effectiveFrom',
