@@ -14,6 +14,7 @@ export { stepJobId, chunkJobId, type JobRunRef } from './job-ids.js';
 export { createQueues, type BatchQueues, type BatchQueuesOptions, type RedisConnection } from './queues.js';
 export {
   requestRun,
+  activeRunId,
   startRun,
   launchRun,
   restartRun,

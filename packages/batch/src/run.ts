@@ -59,6 +59,22 @@ export async function requestRun(db: AnyDb, input: RequestRunInput): Promise<Bat
 }
 
 /**
+ * The settlement run in progress (REQUESTED or RUNNING) of a month, or of any month when none is given: its
+ * id, or null. What confirm, close and carrier processing check before touching figures a run is moving.
+ */
+export async function activeRunId(db: AnyDb, settleMonth?: string): Promise<number | null> {
+  const run = await batchDb(db)
+    .selectFrom('batch_job_log')
+    .select('job_log_id')
+    .where('step_name', 'is', null)
+    .where('job_name', '=', SETTLEMENT_JOB_NAME)
+    .$if(settleMonth !== undefined, (qb) => qb.where('settle_month', '=', settleMonth!))
+    .where('status', 'in', ['REQUESTED', 'RUNNING'])
+    .executeTakeFirst();
+  return run ? Number(run.job_log_id) : null;
+}
+
+/**
  * Enqueues the first step (job id `${runId}-${runKey}-${attempt}-receiveData`); the run turns RUNNING when
  * it starts. Throws JobIdCollisionError when that id is held by a job of another run.
  */

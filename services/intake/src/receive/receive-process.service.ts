@@ -1,3 +1,4 @@
+import { activeRunId } from '@csp/batch';
 import { clientTransaction, type Db } from '@csp/db';
 import { AppError, notFound } from '@csp/service-kit';
 import { pendingRanges } from '../batch/raw-rows.js';
@@ -51,18 +52,9 @@ export async function processCarrierMonth(
     );
     if (!rows[0]?.locked)
       throw new AppError('BATCH_RUNNING', `carrier ${companyCode} is already being processed`);
-    const active = await intakeDb(db)
-      .selectFrom('batch_job_log')
-      .select('job_log_id')
-      .where('step_name', 'is', null)
-      .where('job_name', '=', 'SETTLEMENT')
-      .where('status', 'in', ['REQUESTED', 'RUNNING'])
-      .executeTakeFirst();
-    if (active)
-      throw new AppError(
-        'BATCH_RUNNING',
-        `settlement run ${active.job_log_id} is in progress; process after it`,
-      );
+    const active = await activeRunId(db);
+    if (active !== null)
+      throw new AppError('BATCH_RUNNING', `settlement run ${active} is in progress; process after it`);
 
     const steps: StepOutcome[] = [];
     let started = Date.now();

@@ -1,3 +1,4 @@
+import { activeRunId } from '@csp/batch';
 import { sql } from 'kysely';
 import { SETTLE_STATUSES } from '@csp/db';
 import { AppError, notFound, type ChangeLogEntry } from '@csp/service-kit';
@@ -19,16 +20,6 @@ export interface MonthCheck {
   closable: boolean;
 }
 
-async function activeRun(db: Executor, month: string): Promise<number | null> {
-  const run = await db
-    .selectFrom('batch_job_log')
-    .select('job_log_id')
-    .where('step_name', 'is', null)
-    .where('settle_month', '=', month)
-    .where('status', 'in', ['REQUESTED', 'RUNNING'])
-    .executeTakeFirst();
-  return run ? Number(run.job_log_id) : null;
-}
 
 /** What closing the month would find: its settle rows per status and whether a run is in progress. */
 export async function checkMonth(db: Executor, settleMonth: string): Promise<MonthCheck> {
@@ -44,7 +35,7 @@ export async function checkMonth(db: Executor, settleMonth: string): Promise<Mon
     .where('settle_month', '=', settleMonth)
     .groupBy('status')
     .execute();
-  const run = await activeRun(db, settleMonth);
+  const run = await activeRunId(db, settleMonth);
   const byStatus = Object.fromEntries(SETTLE_STATUSES.map((s) => [s, 0])) as MonthCheck['byStatus'];
   for (const c of counts) byStatus[c.status] = Number(c.n);
   const settleRows = Object.values(byStatus).reduce((a, b) => a + b, 0);

@@ -1,3 +1,4 @@
+import { activeRunId } from '@csp/batch';
 import { sql } from 'kysely';
 import type { Db } from '@csp/db';
 import { AppError, notFound } from '@csp/service-kit';
@@ -118,17 +119,11 @@ export async function applySettleMove(
   await lockMonthShared(trx, before.settle_month);
   await assertMonthOpen(trx, before.settle_month, input.action);
   // While the batch recalculates the month its figures are moving: decide after the run.
-  const active = options.duringRun ? undefined : await trx
-    .selectFrom('batch_job_log')
-    .select('job_log_id')
-    .where('step_name', 'is', null)
-    .where('settle_month', '=', before.settle_month)
-    .where('status', 'in', ['REQUESTED', 'RUNNING'])
-    .executeTakeFirst();
-  if (active) {
+  const active = options.duringRun ? null : await activeRunId(trx, before.settle_month);
+  if (active !== null) {
     throw new AppError(
       'BATCH_RUNNING',
-      `Settlement run ${active.job_log_id} of ${before.settle_month} is in progress; ${input.action} after it has finished`,
+      `Settlement run ${active} of ${before.settle_month} is in progress; ${input.action} after it has finished`,
     );
   }
   // a row an approved termination settlement took over (counted in its final net) stays withheld
@@ -267,15 +262,9 @@ export async function confirmMonth(db: Db, input: ConfirmMonthInput): Promise<Co
     const month = input.settleMonth;
     await lockMonthShared(trx, month);
     await assertMonthOpen(trx, month, 'month-wide confirm');
-    const active = await trx
-      .selectFrom('batch_job_log')
-      .select('job_log_id')
-      .where('step_name', 'is', null)
-      .where('settle_month', '=', month)
-      .where('status', 'in', ['REQUESTED', 'RUNNING'])
-      .executeTakeFirst();
-    if (active) {
-      throw new AppError('BATCH_RUNNING', `Settlement run ${active.job_log_id} of ${month} is in progress; confirm after it has finished`);
+    const active = await activeRunId(trx, month);
+    if (active !== null) {
+      throw new AppError('BATCH_RUNNING', `Settlement run ${active} of ${month} is in progress; confirm after it has finished`);
     }
     const user = sql`${input.userId}::bigint`;
     const moves = LEDGER_MOVES.confirm;
