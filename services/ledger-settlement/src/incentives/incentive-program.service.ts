@@ -76,24 +76,26 @@ async function writeTiers(trx: Executor, programId: number, tiers: readonly Tier
     .execute();
 }
 
+/** The program's own columns from a create or update body (the code is set once, at create). */
+function programColumns(input: ProgramInput) {
+  return {
+    program_name: input.programName,
+    metric: input.metric,
+    reward_type: input.rewardType,
+    period_from: input.periodFrom,
+    period_to: input.periodTo,
+    pay_month: input.payMonth,
+    description: input.description ?? null,
+  };
+}
+
 /** A new program (DRAFT) with its tiers; a program code in use is B009. */
 export async function createProgram(db: Executor, userId: number | null, input: ProgramInput): Promise<ProgramResult> {
   validateProgram(input);
   return inTransaction(db, async (trx) => {
     const program = await trx
       .insertInto('incentive_program')
-      .values({
-        program_code: input.programCode!,
-        program_name: input.programName,
-        metric: input.metric,
-        reward_type: input.rewardType,
-        period_from: input.periodFrom,
-        period_to: input.periodTo,
-        pay_month: input.payMonth,
-        description: input.description ?? null,
-        created_by: userId,
-        updated_by: userId,
-      })
+      .values({ program_code: input.programCode!, ...programColumns(input), created_by: userId, updated_by: userId })
       .returningAll()
       .executeTakeFirstOrThrow();
     await writeTiers(trx, program.program_id, input.tiers);
@@ -134,13 +136,7 @@ export async function updateProgram(db: Executor, programId: number, userId: num
     const program = await trx
       .updateTable('incentive_program')
       .set({
-        program_name: input.programName,
-        metric: input.metric,
-        reward_type: input.rewardType,
-        period_from: input.periodFrom,
-        period_to: input.periodTo,
-        pay_month: input.payMonth,
-        description: input.description ?? null,
+        ...programColumns(input),
         updated_by: userId,
         updated_at: sql`now()`,
         version: sql`version + 1`,
