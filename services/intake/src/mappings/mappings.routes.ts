@@ -13,7 +13,7 @@ import {
   saveFieldMappingVersion,
   type SavedVersion,
 } from './mappings.service.js';
-import { testParse, TEST_PARSE_MAX_ROWS } from './test-parse.service.js';
+import { testParse, testParseResult, TEST_PARSE_MAX_ROWS } from './test-parse.service.js';
 
 const MENU = 'RECEIVE_MAPPING';
 const companyCode = z
@@ -154,6 +154,7 @@ export async function registerMappingRoutes(app: ServiceApp): Promise<void> {
           'Run a sample carrier file through the active mappings of a month: mapped rows and errors, nothing stored',
         consumes: ['multipart/form-data'],
         params: listParams,
+        response: { 200: envelope(testParseResult) },
       },
     },
     async (request) => {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Db } from '@csp/db';
 import { firstDayOfMonth } from '@csp/domain';
 import { loadContractsByPolicy } from '../batch/contracts.js';
@@ -7,7 +8,7 @@ import type { SpooledFile } from '../parsing/spool.js';
 import { openCarrierFile } from '../receive/carrier-records.js';
 import type { LayoutProblems } from '../receive/layout-check.js';
 import { loadCarrier } from '../receive/receive-upload.service.js';
-import { LEDGER_OF, mapRecord, type DataType, type ParseError } from '../transform/record-mapper.js';
+import { LEDGER_OF, mapRecord, type DataType } from '../transform/record-mapper.js';
 import { resolveLedgerRow } from '../transform/resolve-ledger-row.js';
 import { activeMappings } from './mapping-lookup.js';
 
@@ -28,37 +29,54 @@ function contentOf(raw: string): Record<string, string> {
   return { value: raw };
 }
 
-export interface TestParseRow {
-  rowNumber: number;
-  dataType: string;
-  rawContent: Record<string, string>;
-  status: 'OK' | 'ERROR';
-  mapped: {
-    table: string;
-    policyNo: string;
-    contractId: number;
-    agentId: number;
-    commissionYear: number;
-    reportedPremium: string | null;
-    reportedCompanyAmount: string | null;
-    productCode: string;
-    insuranceType: string;
-    payMethod: string;
-  } | null;
-  error: ParseError | null;
-}
+/** What POST /api/mapping/{companyCode}/test-parse answers: declared once, the route's response schema. */
+export const testParseResult = z.object({
+  companyCode: z.string(),
+  settleMonth: z.string(),
+  header: z.array(z.string()),
+  layout: z.object({
+    missing: z.array(z.string()),
+    moved: z.array(z.object({ column: z.string(), expected: z.string(), found: z.string() })),
+    renamed: z.array(z.object({ position: z.string(), expected: z.string(), found: z.string() })),
+  }),
+  rowsRead: z.number(),
+  okCount: z.number(),
+  errorCount: z.number(),
+  errorTypes: z.record(z.string(), z.number()),
+  rows: z.array(
+    z.object({
+      rowNumber: z.number(),
+      dataType: z.string(),
+      rawContent: z.record(z.string(), z.string()),
+      status: z.enum(['OK', 'ERROR']),
+      mapped: z
+        .object({
+          table: z.string(),
+          policyNo: z.string(),
+          contractId: z.number(),
+          agentId: z.number(),
+          commissionYear: z.number(),
+          reportedPremium: z.string().nullable(),
+          reportedCompanyAmount: z.string().nullable(),
+          productCode: z.string(),
+          insuranceType: z.string(),
+          payMethod: z.string(),
+        })
+        .nullable(),
+      error: z
+        .object({
+          errorType: z.string(),
+          errorField: z.string().nullable(),
+          errorValue: z.string().nullable(),
+          message: z.string(),
+        })
+        .nullable(),
+    }),
+  ),
+});
 
-export interface TestParseResult {
-  companyCode: string;
-  settleMonth: string;
-  header: string[];
-  layout: LayoutProblems;
-  rowsRead: number;
-  okCount: number;
-  errorCount: number;
-  errorTypes: Record<string, number>;
-  rows: TestParseRow[];
-}
+export type TestParseResult = z.infer<typeof testParseResult>;
+export type TestParseRow = TestParseResult['rows'][number];
 
 /**
  * Runs a sample carrier file through the carrier's mappings for a month exactly as upload + step 2

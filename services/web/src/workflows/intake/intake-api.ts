@@ -16,36 +16,9 @@ export type DataType = 'RECRUIT' | 'MAINTAIN';
 export type TargetTable = 'recruit_ledger' | 'maintain_ledger';
 export const LEDGER_OF: Record<DataType, TargetTable> = { RECRUIT: 'recruit_ledger', MAINTAIN: 'maintain_ledger' };
 
-/** What POST /api/mapping/{companyCode}/test-parse answers (a multipart route: not typed by the document). */
-export interface TestParseResult {
-  companyCode: string;
-  settleMonth: string;
-  header: string[];
-  layout: { missing: string[]; moved: { column: string; expected: string; found: string }[]; renamed: { position: string; expected: string; found: string }[] };
-  rowsRead: number;
-  okCount: number;
-  errorCount: number;
-  errorTypes: Record<string, number>;
-  rows: {
-    rowNumber: number;
-    dataType: string;
-    rawContent: Record<string, string>;
-    status: 'OK' | 'ERROR';
-    mapped: {
-      table: string;
-      policyNo: string;
-      contractId: number;
-      agentId: number;
-      commissionYear: number;
-      reportedPremium: string | null;
-      reportedCompanyAmount: string | null;
-      productCode: string;
-      insuranceType: string;
-      payMethod: string;
-    } | null;
-    error: { errorType: string; errorField: string | null; errorValue: string | null; message: string } | null;
-  }[];
-}
+/** What POST /api/mapping/{companyCode}/test-parse answers (the route's declared response). */
+export type TestParseResult =
+  paths['/api/mapping/{companyCode}/test-parse']['post']['responses'][200]['content']['application/json']['data'];
 
 export function useCompanies() {
   return useQuery({
