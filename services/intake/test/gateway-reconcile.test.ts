@@ -4,7 +4,7 @@ import iconv from 'iconv-lite';
 import { buildGatewayApp } from '@csp/gateway/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csv, startApi, xlsx, type Api } from './api-helpers.js';
-import { insertContract, seedMaster } from './helpers.js';
+import { insertContract, insertProduct, seedMaster } from './helpers.js';
 
 /**
  * Carrier files for a month that was already calculated (its ledger rows exist with the system's
@@ -89,30 +89,11 @@ async function calculatedRow(
     .execute();
 }
 
-async function productOf(companyCode: string, productCode: string): Promise<number> {
-  const company = await api.db
-    .selectFrom('insurance_company')
-    .select('company_id')
-    .where('company_code', '=', companyCode)
-    .executeTakeFirstOrThrow();
-  const row = await api.db
-    .insertInto('product')
-    .values({
-      company_id: company.company_id,
-      product_code: productCode,
-      product_name: productCode,
-      insurance_type: 'LIFE',
-    })
-    .returning('product_id')
-    .executeTakeFirstOrThrow();
-  return row.product_id;
-}
-
 beforeAll(async () => {
   api = await startApi();
   const ids = await seedMaster(api.db);
-  const n002 = { ...ids, productId: await productOf('N002', 'NP-1') };
-  const f003 = { ...ids, productId: await productOf('F003', 'FP-1') };
+  const n002 = { ...ids, productId: await insertProduct(api.db, 'N002', 'NP-1') };
+  const f003 = { ...ids, productId: await insertProduct(api.db, 'F003', 'FP-1') };
   // L001: two recruits and two maintains; N002: one of each; F003: one maintain
   const l1 = await insertContract(api.db, ids, 'L-1', '2025-06-03', '100000.00');
   const l2 = await insertContract(api.db, ids, 'L-2', '2025-06-20', '50000.00');

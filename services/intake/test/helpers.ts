@@ -81,6 +81,21 @@ export async function seedMaster(db: IntakeDb): Promise<MasterIds> {
   };
 }
 
+/** A LIFE product of an existing carrier (code = name), for a test that needs one beside seedMaster's. */
+export async function insertProduct(db: IntakeDb, companyCode: string, productCode: string): Promise<number> {
+  const company = await db
+    .selectFrom('insurance_company')
+    .select('company_id')
+    .where('company_code', '=', companyCode)
+    .executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('product')
+    .values({ company_id: company.company_id, product_code: productCode, product_name: productCode, insurance_type: 'LIFE' })
+    .returning('product_id')
+    .executeTakeFirstOrThrow();
+  return row.product_id;
+}
+
 export async function insertContract(
   db: IntakeDb,
   ids: MasterIds,

@@ -1,7 +1,7 @@
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type Api } from './api-helpers.js';
-import { insertContract, seedMaster } from './helpers.js';
+import { insertContract, insertProduct, seedMaster } from './helpers.js';
 
 /**
  * Carrier files in the FIXED (byte positions and lengths in the field mapping, CP949) and JSON
@@ -32,22 +32,8 @@ beforeAll(async () => {
   const ids = await seedMaster(api.db);
   await insertContract(api.db, ids, 'P-100', '2025-01-10');
   await insertContract(api.db, ids, 'P-101', '2025-01-20', '200000.00');
-  const n002 = await api.db
-    .selectFrom('insurance_company')
-    .select('company_id')
-    .where('company_code', '=', 'N002')
-    .executeTakeFirstOrThrow();
-  const product = await api.db
-    .insertInto('product')
-    .values({
-      company_id: n002.company_id,
-      product_code: 'NP-1',
-      product_name: 'NP-1',
-      insurance_type: 'LIFE',
-    })
-    .returning('product_id')
-    .executeTakeFirstOrThrow();
-  await insertContract(api.db, { ...ids, productId: product.product_id }, 'Q-200', '2023-06-15', '50000.00');
+  const productId = await insertProduct(api.db, 'N002', 'NP-1');
+  await insertContract(api.db, { ...ids, productId }, 'Q-200', '2023-06-15', '50000.00');
 
   // L001: fixed-width CP949 records after one header line; bytes 0-9 policy, 10-15 pay method
   // (Korean: 2 bytes a syllable), 16-27 commission right-aligned

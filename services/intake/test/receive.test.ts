@@ -1,7 +1,7 @@
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csv, startApi, xlsx, type Api } from './api-helpers.js';
-import { insertContract, seedMaster, type MasterIds } from './helpers.js';
+import { insertContract, insertProduct, seedMaster, type MasterIds } from './helpers.js';
 
 let api: Api;
 let ids: MasterIds;
@@ -13,25 +13,6 @@ async function mapField(company: string, body: Record<string, unknown>) {
   return res.body.data as { id: number; version: number };
 }
 
-async function addProduct(companyCode: string, productCode: string): Promise<number> {
-  const company = await api.db
-    .selectFrom('insurance_company')
-    .select('company_id')
-    .where('company_code', '=', companyCode)
-    .executeTakeFirstOrThrow();
-  const row = await api.db
-    .insertInto('product')
-    .values({
-      company_id: company.company_id,
-      product_code: productCode,
-      product_name: productCode,
-      insurance_type: 'LIFE',
-    })
-    .returning('product_id')
-    .executeTakeFirstOrThrow();
-  return row.product_id;
-}
-
 const l001Csv = csv([
   ['POLICY', 'PREM', 'COMM'],
   ['p-100', '100,000', '12500.50'],
@@ -41,8 +22,8 @@ const l001Csv = csv([
 beforeAll(async () => {
   api = await startApi();
   ids = await seedMaster(api.db);
-  const n002Product = await addProduct('N002', 'NP-1');
-  const f003Product = await addProduct('F003', 'FP-1');
+  const n002Product = await insertProduct(api.db, 'N002', 'NP-1');
+  const f003Product = await insertProduct(api.db, 'F003', 'FP-1');
   await insertContract(api.db, ids, 'P-100', '2025-01-10');
   await insertContract(api.db, ids, 'P-101', '2025-01-20', '200000.00');
   await insertContract(api.db, { ...ids, productId: n002Product }, 'Q-200', '2023-06-15', '50000.00');
