@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { signAccessToken, type ServiceApp } from '@csp/service-kit';
 import { createTestContext, type TestContext } from '@csp/service-kit/testing';
+import { EventQueues, silentLog, startEventRuntime, type EventConsumer, type EventRuntime } from '@csp/events';
 import { buildApp } from '../src/app.js';
 
 export type Ctx = TestContext<ServiceApp> & { batchPrefix: string };
@@ -279,4 +280,39 @@ export async function statusesOf(
     params,
   );
   return rows.map((r) => r.status);
+}
+
+/**
+ * Delivers one outbox event twice: its relayed job and a second job of the same event under another job id
+ * (which BullMQ cannot de-duplicate), through a real event runtime with `consumer`. Returns the consumer's
+ * outcome of each delivery ('applied', 'duplicate', ...), sorted.
+ */
+export async function deliverTwice(
+  ctx: Ctx,
+  prefix: string,
+  event: { event_id: number; event_key: string; event_type: string; target: string },
+  consumer: EventConsumer,
+): Promise<string[]> {
+  const queues = new EventQueues(REDIS_URL, { prefix, attempts: 3, backoffMs: 20 });
+  const outcomes: string[] = [];
+  let runtime: EventRuntime | undefined;
+  try {
+    await queues.publish([{ eventId: event.event_id, eventKey: event.event_key, type: event.event_type, target: event.target }], '-again');
+    runtime = startEventRuntime({
+      db: ctx.db,
+      connection: REDIS_URL,
+      settings: { enabled: true, relay: true, prefix, pollMs: 20, attempts: 3, backoffMs: 20, concurrency: 2, lockMs: undefined, stalledMs: undefined },
+      consumer,
+      logger: silentLog,
+    });
+    runtime.consumer!.worker.on('completed', (job, result) => {
+      if (job.data.eventId === event.event_id) outcomes.push(result);
+    });
+    const deadline = Date.now() + 20_000;
+    while (outcomes.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  } finally {
+    await runtime?.close();
+    await queues.close();
+  }
+  return outcomes.sort();
 }

@@ -1,16 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import {
   applyEvent,
-  EventQueues,
   silentLog,
-  startEventRuntime,
   writeContractEvent,
   type ApprovalDecided,
-  type EventRuntime,
 } from '@csp/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEventConsumer } from '../src/event-consumer.js';
-import { api, insertLedger, insertSettle, REDIS_URL, removeRedisPrefix, seedMiniBook, startContext, type Api, type Ctx, type MiniBook } from './api-helpers.js';
+import { api, deliverTwice, insertLedger, insertSettle, removeRedisPrefix, seedMiniBook, startContext, type Api, type Ctx, type MiniBook } from './api-helpers.js';
 
 /**
  * DISPUTE decisions of the approval workflow (APPROVAL_DECIDED written by auth-platform when a request ends)
@@ -101,29 +98,9 @@ describe('DISPUTE decisions of the approval workflow', () => {
     const id = await disputeInReview('80.00');
     const { row, requestId } = await decided(id, 'APPROVED', approverId);
     expect(row).toMatchObject({ event_type: 'APPROVAL_DECIDED', target: 'ledger-settlement' });
-    const queues = new EventQueues(REDIS_URL, { prefix, attempts: 3, backoffMs: 20 });
-    const outcomes: string[] = [];
-    let runtime: EventRuntime | undefined;
-    try {
-      // a second job of the same event under another job id: only processed_event can refuse it
-      await queues.publish([{ eventId: row.event_id, eventKey: row.event_key, type: row.event_type, target: row.target }], '-again');
-      runtime = startEventRuntime({
-        db: ctx.db,
-        connection: REDIS_URL,
-        settings: { enabled: true, relay: true, prefix, pollMs: 20, attempts: 3, backoffMs: 20, concurrency: 2, lockMs: undefined, stalledMs: undefined },
-        consumer: ledgerEventConsumer,
-        logger: silentLog,
-      });
-      runtime.consumer!.worker.on('completed', (job, result) => {
-        if (job.data.eventId === row.event_id) outcomes.push(result);
-      });
-      const deadline = Date.now() + 20_000;
-      while (outcomes.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-    } finally {
-      await runtime?.close();
-      await queues.close();
-    }
-    expect(outcomes.sort()).toEqual(['applied', 'duplicate']);
+    // a second job of the same event under another job id: only processed_event can refuse it
+    const outcomes = await deliverTwice(ctx, prefix, row, ledgerEventConsumer);
+    expect(outcomes).toEqual(['applied', 'duplicate']);
     const corrections = await correctionsOf(id);
     expect(corrections).toEqual([
       {

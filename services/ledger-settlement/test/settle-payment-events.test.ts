@@ -1,19 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import {
   applyEvent,
-  EventQueues,
   silentLog,
-  startEventRuntime,
   writeContractEvent,
-  type EventRuntime,
   type PaymentSucceeded,
 } from '@csp/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleEventConsumer } from '../src/settle/settle-events.js';
 import {
+  deliverTwice,
   insertLedger,
   insertSettle,
-  REDIS_URL,
   removeRedisPrefix,
   seedMiniBook,
   startContext,
@@ -118,28 +115,8 @@ describe('PAYMENT_SUCCEEDED', () => {
     const settleId = await confirmedMonth(book.fc, month);
     const event = await outboxRow(paid(settleId, book.fc, month, 8));
     // a second job of the same event under another job id: BullMQ cannot de-duplicate it, the consumer must
-    const queues = new EventQueues(REDIS_URL, { prefix, attempts: 3, backoffMs: 20 });
-    const outcomes: string[] = [];
-    let runtime: EventRuntime | undefined;
-    try {
-      await queues.publish([{ eventId: event.event_id, eventKey: event.event_key, type: event.event_type, target: event.target }], '-again');
-      runtime = startEventRuntime({
-        db: ctx.db,
-        connection: REDIS_URL,
-        settings: { enabled: true, relay: true, prefix, pollMs: 20, attempts: 3, backoffMs: 20, concurrency: 2, lockMs: undefined, stalledMs: undefined },
-        consumer: settleEventConsumer,
-        logger: silentLog,
-      });
-      runtime.consumer!.worker.on('completed', (job, result) => {
-        if (job.data.eventId === event.event_id) outcomes.push(result);
-      });
-      const deadline = Date.now() + 20_000;
-      while (outcomes.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-    } finally {
-      await runtime?.close();
-      await queues.close();
-    }
-    expect(outcomes.sort()).toEqual(['applied', 'duplicate']);
+    const outcomes = await deliverTwice(ctx, prefix, event, settleEventConsumer);
+    expect(outcomes).toEqual(['applied', 'duplicate']);
     expect(await settleRow(settleId)).toEqual({ status: 'PAID', version: 1, updated_by: 1 });
     expect(await statusesOf(ctx, 'recruit_ledger', 'agent_id = $1 AND settle_month = $2', [book.fc, month])).toEqual(['PAID']);
     expect(await changeLogRows(settleId)).toHaveLength(1);
