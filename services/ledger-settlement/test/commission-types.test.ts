@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, TEST_ADMIN_PASSWORD, waitForRun, type Platform } from './e2e-platform.js';
+import { gatewayClient, startPlatform, TEST_ADMIN_PASSWORD, type Platform } from './e2e-platform.js';
 
 /**
  * Every commission type (issue 16) through the gateway on a small book seeded by SQL, every figure worked out by
@@ -41,22 +41,7 @@ const N1 = '202505';
 let p: Platform;
 let admin: string;
 
-async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) {
-  return p.call(method, path, body, admin);
-}
-
-async function ok(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) {
-  const res = await call(method, path, body);
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
-  return res.body.data;
-}
-
-async function runMonth(month: string) {
-  const runId = await ok('POST', `/api/batch/settlement/run?settleMonth=${month}`);
-  const status = await waitForRun(p, admin, runId);
-  expect(status.run.status, JSON.stringify(status.steps.filter((s: any) => s.status !== 'COMPLETED'))).toBe('COMPLETED');
-  return status;
-}
+const { call, ok, runMonth } = gatewayClient(() => p, () => admin);
 
 async function settles(month: string) {
   const page = await ok('GET', `/api/settle?settleMonth=${month}&pageSize=100&sortField=agentId&sortOrder=ASC`);

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, TEST_ADMIN_PASSWORD, waitForRun, type Platform } from './e2e-platform.js';
+import { gatewayClient, startPlatform, TEST_ADMIN_PASSWORD, waitForRun, type Platform } from './e2e-platform.js';
 
 /**
  * Carrier files in, the month run, the ledger rows reconciled (issue 11, "Must show" 1), all through
@@ -61,11 +61,7 @@ async function upload(
   return { status: res.status, body: await res.json() };
 }
 
-async function ok(method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> {
-  const res = await p.call(method, path, body, token);
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
-  return res.body.data;
-}
+const { ok } = gatewayClient(() => p, () => token);
 
 /** [company, rows, pending, OK, ERROR, open errors, reported amount, recon status, expected, actual, diff] */
 async function receiveStatus() {

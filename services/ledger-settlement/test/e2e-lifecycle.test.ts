@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '@csp/db';
-import { startPlatform, TEST_ADMIN_PASSWORD, waitForRun, type Platform } from './e2e-platform.js';
+import { gatewayClient, startPlatform, TEST_ADMIN_PASSWORD, type Platform } from './e2e-platform.js';
 
 /**
  * The settlement lifecycle through the gateway (issue 15): runs requested and polled through the API, a
@@ -17,22 +17,7 @@ let admin: string;
 let approver: string;
 const ids: Record<string, number> = {};
 
-async function call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, token = admin) {
-  return p.call(method, path, body, token);
-}
-
-async function ok(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, token = admin) {
-  const res = await call(method, path, body, token);
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
-  return res.body.data;
-}
-
-async function runMonth(month: string) {
-  const runId = await ok('POST', `/api/batch/settlement/run?settleMonth=${month}`);
-  const status = await waitForRun(p, admin, runId);
-  expect(status.run.status, JSON.stringify(status)).toBe('COMPLETED');
-  return runId as number;
-}
+const { call, ok, runMonth } = gatewayClient(() => p, () => admin);
 
 async function settleOf(agentId: number, month: string) {
   const list = await ok('GET', `/api/settle?settleMonth=${month}&agentId=${agentId}`);
@@ -126,7 +111,7 @@ describe('settlement lifecycle through the gateway', () => {
     const d = await ok('PUT', `/api/disputes/${ids.dispute}/approve`, { note: 'G-9 belongs to Dan', amount: '75.25' }, approver);
     // 202502 of 3002 is held, so the correction goes to the first month that still recalculates: 202503
     expect(d).toMatchObject({ status: 'APPROVED', correctionStatus: 'APPROVED', correctionMonth: '202503' });
-    const runId = await runMonth('202503');
+    const runId = (await runMonth('202503')).run.jobLogId;
     const released = await ok('GET', `/api/settle-holds?settleId=${s2.settleId}`);
     expect(released.list[0]).toMatchObject({ status: 'RELEASED', releaseKind: 'CONDITION', releaseRunId: runId, releaseNote: `condition met: dispute ${ids.dispute} APPROVED` });
     expect((await settleOf(3002, '202502')).status).toBe('CALCULATED');

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -227,4 +228,27 @@ export async function waitForRun(
       );
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * A test's calls through the gateway under a token: `call`, `ok` (expects 200 and returns `data`) and
+ * `runMonth` (requests a run and expects it COMPLETED; returns its status). The platform and token are
+ * read at each call, as tests start and log in after declaring them.
+ */
+export function gatewayClient(platform: () => Platform, token: () => string) {
+  const call = (method: Method, path: string, body?: unknown, as = token()) => platform().call(method, path, body, as);
+  const ok = async (method: Method, path: string, body?: unknown, as = token()): Promise<any> => {
+    const res = await call(method, path, body, as);
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
+    return res.body.data;
+  };
+  const runMonth = async (month: string): Promise<any> => {
+    const runId = await ok('POST', `/api/batch/settlement/run?settleMonth=${month}`);
+    const status = await waitForRun(platform(), token(), runId);
+    expect(status.run.status, JSON.stringify(status.steps.filter((s: any) => s.status !== 'COMPLETED'))).toBe('COMPLETED');
+    return status;
+  };
+  return { call, ok, runMonth };
 }

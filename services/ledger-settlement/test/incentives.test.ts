@@ -6,7 +6,7 @@ import { ledgerEventConsumer } from '../src/event-consumer.js';
 import { calculateIncentivesDueIn } from '../src/incentives/incentive-calculation.service.js';
 import { applyIncentiveDecision } from '../src/incentives/incentive-events.js';
 import { removeRedisPrefix } from './api-helpers.js';
-import { startPlatform, TEST_ADMIN_PASSWORD, type Platform } from './e2e-platform.js';
+import { gatewayClient, startPlatform, TEST_ADMIN_PASSWORD, type Platform } from './e2e-platform.js';
 
 /**
  * Incentive programs and payments through the gateway (issue 16), with the approval workflow's events
@@ -43,15 +43,7 @@ const EVENT_ENV: Record<string, string> = {
 };
 const ids: Record<string, number> = {};
 
-async function call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, token = admin) {
-  return p.call(method, path, body, token);
-}
-
-async function ok(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, token = admin) {
-  const res = await call(method, path, body, token);
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
-  return res.body.data;
-}
+const { call, ok } = gatewayClient(() => p, () => admin);
 
 async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string): Promise<T> {
   const deadline = Date.now() + 20_000;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '@csp/db';
-import { startPlatform, TEST_ADMIN_PASSWORD, waitForRun, type Platform } from './e2e-platform.js';
+import { gatewayClient, startPlatform, TEST_ADMIN_PASSWORD, type Platform } from './e2e-platform.js';
 
 /**
  * Termination settlements through the gateway (issue 15). The rule (@csp/domain correction-termination.ts):
@@ -26,21 +26,7 @@ let approver: string;
 let approverId: number;
 const ids: Record<string, number> = {};
 
-async function call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, token = admin) {
-  return p.call(method, path, body, token);
-}
-
-async function ok(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, token = admin) {
-  const res = await call(method, path, body, token);
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
-  return res.body.data;
-}
-
-async function runMonth(month: string) {
-  const runId = await ok('POST', `/api/batch/settlement/run?settleMonth=${month}`);
-  const status = await waitForRun(p, admin, runId);
-  expect(status.run.status, JSON.stringify(status)).toBe('COMPLETED');
-}
+const { call, ok, runMonth } = gatewayClient(() => p, () => admin);
 
 async function settleOf(agentId: number, month: string) {
   const list = await ok('GET', `/api/settle?settleMonth=${month}&agentId=${agentId}`);
