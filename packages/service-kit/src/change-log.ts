@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Insertable } from 'kysely';
-import type { DataChangeLogTable, Db } from '@csp/db';
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, DataChangeLogTable, Db } from '@csp/db';
 import { BufferedWriter } from './buffered-writer.js';
 
 export type ChangeAction = 'CREATE' | 'UPDATE' | 'DELETE' | 'APPROVE';
@@ -35,6 +35,43 @@ function toJson(value: unknown): string | null {
   }
 }
 
+/** Who made a change outside the request buffer: the user (null = the system) and the request/event/run id. */
+export interface ChangeLogOrigin {
+  userId: number | null;
+  requestId: string;
+}
+
+/** A change-log entry as its data_change_log row. */
+export function changeLogRow(entry: ChangeLogEntry, origin: ChangeLogOrigin): Insertable<DataChangeLogTable> {
+  return {
+    user_id: origin.userId,
+    menu_code: entry.menuCode,
+    table_name: entry.tableName,
+    record_id: entry.recordId === null ? null : String(entry.recordId),
+    action: entry.action,
+    before_data: toJson(entry.before),
+    after_data: toJson(entry.after),
+    request_id: origin.requestId.slice(0, 64),
+  };
+}
+
+const CHANGE_LOG_INSERT_ROWS = 1_000;
+
+/**
+ * Writes change-log rows in the caller's transaction, for work that has no request (event consumers, batch
+ * steps): they commit or roll back with the change they describe.
+ */
+export async function writeChangeLog(
+  db: Kysely<Database>,
+  entries: readonly ChangeLogEntry[],
+  origin: ChangeLogOrigin,
+): Promise<void> {
+  for (let i = 0; i < entries.length; i += CHANGE_LOG_INSERT_ROWS) {
+    const rows = entries.slice(i, i + CHANGE_LOG_INSERT_ROWS).map((e) => changeLogRow(e, origin));
+    await db.insertInto('data_change_log').values(rows).execute();
+  }
+}
+
 export interface ChangeLogOptions {
   db: Db;
   flushIntervalMs?: number;
@@ -55,16 +92,7 @@ const changeLogPlugin: FastifyPluginAsync<ChangeLogOptions> = async (app, option
 
   app.decorateRequest('changeLog', function (this, entry: ChangeLogEntry) {
     try {
-      writer.push({
-        user_id: this.user?.userId ?? null,
-        menu_code: entry.menuCode,
-        table_name: entry.tableName,
-        record_id: entry.recordId === null ? null : String(entry.recordId),
-        action: entry.action,
-        before_data: toJson(entry.before),
-        after_data: toJson(entry.after),
-        request_id: String(this.id).slice(0, 64),
-      });
+      writer.push(changeLogRow(entry, { userId: this.user?.userId ?? null, requestId: String(this.id) }));
     } catch (err) {
       this.log.error({ err }, 'failed to queue change log row');
     }

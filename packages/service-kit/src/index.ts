@@ -21,7 +21,8 @@ export {
 export { perm, authenticated, publicRoute, assertAllRoutesGuarded, type PermCode, type PermissionRequirement } from './guard.js';
 export { PERMISSION_INVALIDATE_CHANNEL, type Permissions } from './permission-cache.js';
 export { maskedQueryParams } from './access-log.js';
-export type { ChangeLogEntry, ChangeAction } from './change-log.js';
+export type { ChangeLogEntry, ChangeAction, ChangeLogOrigin } from './change-log.js';
+export { changeLogRow, writeChangeLog } from './change-log.js';
 export {
   pageQuery,
   listQuery,

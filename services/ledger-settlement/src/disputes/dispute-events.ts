@@ -1,29 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '@csp/db';
 import { EventRefusal, type ApprovalDecided, type ConsumedEvent } from '@csp/events';
-import { isAppError, type ChangeLogEntry } from '@csp/service-kit';
+import { isAppError, writeChangeLog } from '@csp/service-kit';
 import { decideDispute } from './dispute.service.js';
-
-/** The consumer has no request: its change-log rows commit with the effect, tagged with the event. */
-async function writeChangeLog(trx: Transaction<Database>, eventId: number, userId: number | null, changes: ChangeLogEntry[]): Promise<void> {
-  if (changes.length === 0) return;
-  const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
-  await trx
-    .insertInto('data_change_log')
-    .values(
-      changes.map((c) => ({
-        user_id: userId,
-        menu_code: c.menuCode,
-        table_name: c.tableName,
-        record_id: c.recordId === null ? null : String(c.recordId),
-        action: c.action,
-        before_data: json(c.before),
-        after_data: json(c.after),
-        request_id: `event-${eventId}`,
-      })),
-    )
-    .execute();
-}
 
 /**
  * The decision of a DISPUTE approval request (DECISIONS "Approval workflow and events between services"),
@@ -56,7 +35,8 @@ export async function applyDisputeDecision(trx: Transaction<Database>, event: Co
       note: d.reason ?? `${approve ? 'Approved' : 'Rejected'} through approval request ${d.requestId}`,
       amount: approve ? dispute.claimed_amount : null,
     });
-    await writeChangeLog(trx, event.eventId, d.decidedBy, result.changes);
+    // the consumer has no request: its change-log rows commit with the effect, tagged with the event
+    await writeChangeLog(trx, result.changes, { userId: d.decidedBy, requestId: `event-${event.eventId}` });
   } catch (err) {
     // a business refusal (own dispute, month closed meanwhile, ...) does not get better by retrying
     if (isAppError(err)) throw new EventRefusal(`approval request ${d.requestId} ${d.decision} dispute ${d.targetId}, but ${err.message}`);

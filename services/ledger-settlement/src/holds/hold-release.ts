@@ -1,3 +1,4 @@
+import { writeChangeLog } from '@csp/service-kit';
 import { sql } from 'kysely';
 import { evaluateHoldCondition } from '@csp/domain';
 import { applySettleMove } from '../settle/settle.service.js';
@@ -51,19 +52,20 @@ export async function releaseHoldsByCondition(
         { settleId: h.settle_id, action: 'release', userId: null, release: { kind: 'CONDITION', note, runId: run.runId } },
         { duringRun: true },
       );
-      await trx
-        .insertInto('data_change_log')
-        .values({
-          user_id: null,
-          menu_code: 'SETTLE_LIST',
-          table_name: 'settle_master',
-          record_id: String(h.settle_id),
-          action: 'UPDATE',
-          before_data: JSON.stringify(moved.before),
-          after_data: JSON.stringify({ ...moved.after, ledgerRows: moved.ledgerRows, hold: moved.hold, runId: run.runId }),
-          request_id: `run-${run.runId}`,
-        })
-        .execute();
+      await writeChangeLog(
+        trx,
+        [
+          {
+            menuCode: 'SETTLE_LIST',
+            tableName: 'settle_master',
+            recordId: h.settle_id,
+            action: 'UPDATE',
+            before: moved.before,
+            after: { ...moved.after, ledgerRows: moved.ledgerRows, hold: moved.hold, runId: run.runId },
+          },
+        ],
+        { userId: null, requestId: `run-${run.runId}` },
+      );
       run.logger?.info({ holdId: h.hold_id, settleId: h.settle_id, because: state.because }, 'hold released by its condition');
       counts.released++;
       continue;

@@ -1,7 +1,7 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
-import type { DataChangeLogTable, Db, IncentiveResultTable, IncentiveResultStatus } from '@csp/db';
+import { sql, type Selectable } from 'kysely';
+import type { Db, IncentiveResultTable, IncentiveResultStatus } from '@csp/db';
 import { calcIncentive, formatMoney, formatRate } from '@csp/domain';
-import { AppError, notFound, type ChangeLogEntry } from '@csp/service-kit';
+import { AppError, notFound, writeChangeLog, type ChangeLogEntry } from '@csp/service-kit';
 import { assertMonthOpen, inTransaction, lockMonthShared, type Executor } from '../period-closes/month-guard.js';
 import { lockProgram, lockResultsOfProgram, measureAgents, tiersOf } from './incentive.repository.js';
 import { MENU_PAYMENT } from './incentive-result.resource.js';
@@ -201,20 +201,6 @@ export async function calculateProgram(
   });
 }
 
-function changeLogRows(changes: readonly ChangeLogEntry[], requestId: string): Array<Insertable<DataChangeLogTable>> {
-  const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
-  return changes.map((c) => ({
-    user_id: null,
-    menu_code: c.menuCode,
-    table_name: c.tableName,
-    record_id: c.recordId === null ? null : String(c.recordId),
-    action: c.action,
-    before_data: json(c.before),
-    after_data: json(c.after),
-    request_id: requestId,
-  }));
-}
-
 /**
  * The monthly run's entry (called by the run for its settle month): calculates every ACTIVE program whose
  * pay month is `settleMonth`, one transaction per program, each change logged in data_change_log with
@@ -233,8 +219,7 @@ export async function calculateIncentivesDueIn(db: Db, settleMonth: string, runI
     out.push(
       await db.transaction().execute(async (trx) => {
         const result = await calculateProgram(trx, program_id, { userId: null, runId });
-        const rows = changeLogRows(result.changes, `run-${runId}`);
-        for (let i = 0; i < rows.length; i += CHUNK) await trx.insertInto('data_change_log').values(rows.slice(i, i + CHUNK)).execute();
+        await writeChangeLog(trx, result.changes, { userId: null, requestId: `run-${runId}` });
         return result.counts;
       }),
     );

@@ -1,3 +1,4 @@
+import { writeChangeLog } from '@csp/service-kit';
 import { sql, type Transaction } from 'kysely';
 import type { Database, IncentiveResultStatus } from '@csp/db';
 import { EventRefusal, type ApprovalDecided, type ConsumedEvent } from '@csp/events';
@@ -51,17 +52,18 @@ export async function applyIncentiveDecision(trx: Transaction<Database>, event: 
     .where('result_id', '=', d.targetId)
     .returningAll()
     .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('data_change_log')
-    .values({
-      user_id: d.decidedBy,
-      menu_code: MENU_PAYMENT,
-      table_name: 'incentive_result',
-      record_id: String(d.targetId),
-      action: d.decision === 'APPROVED' ? 'APPROVE' : 'UPDATE',
-      before_data: JSON.stringify(before),
-      after_data: JSON.stringify({ ...after, approvalDecision: d.decision, eventId: event.eventId }),
-      request_id: `event-${event.eventId}`,
-    })
-    .execute();
+  await writeChangeLog(
+    trx,
+    [
+      {
+        menuCode: MENU_PAYMENT,
+        tableName: 'incentive_result',
+        recordId: d.targetId,
+        action: d.decision === 'APPROVED' ? 'APPROVE' : 'UPDATE',
+        before,
+        after: { ...after, approvalDecision: d.decision, eventId: event.eventId },
+      },
+    ],
+    { userId: d.decidedBy, requestId: `event-${event.eventId}` },
+  );
 }

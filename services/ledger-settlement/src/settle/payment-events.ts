@@ -1,3 +1,4 @@
+import { writeChangeLog } from '@csp/service-kit';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '@csp/db';
 import { EventRefusal, type ConsumedEvent, type PaymentSucceeded } from '@csp/events';
@@ -46,17 +47,18 @@ export async function applyPaymentSucceeded(trx: Transaction<Database>, event: C
        WHERE ${sql.ref(l.agentColumn)} = ${p.agentId} AND settle_month = ${p.settleMonth} AND status <> 'PAID'`.execute(trx);
     ledgerRows[l.table] = Number(result.numAffectedRows ?? 0);
   }
-  await trx
-    .insertInto('data_change_log')
-    .values({
-      user_id: p.paidBy,
-      menu_code: 'SETTLE_LIST',
-      table_name: 'settle_master',
-      record_id: String(p.settleId),
-      action: 'UPDATE',
-      before_data: JSON.stringify({ status: before.status, version: before.version }),
-      after_data: JSON.stringify({ status: 'PAID', paymentId: p.paymentId, eventId: event.eventId, ledgerRows }),
-      request_id: `event-${event.eventId}`,
-    })
-    .execute();
+  await writeChangeLog(
+    trx,
+    [
+      {
+        menuCode: 'SETTLE_LIST',
+        tableName: 'settle_master',
+        recordId: p.settleId,
+        action: 'UPDATE',
+        before: { status: before.status, version: before.version },
+        after: { status: 'PAID', paymentId: p.paymentId, eventId: event.eventId, ledgerRows },
+      },
+    ],
+    { userId: p.paidBy, requestId: `event-${event.eventId}` },
+  );
 }
