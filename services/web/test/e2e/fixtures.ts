@@ -41,9 +41,15 @@ export { expect };
 /** Until the gateway routes /api/meta/resources itself, the services' own metadata answers (tests only). */
 export async function serveMetadata(context: BrowserContext): Promise<void> {
   await context.route('**/api/meta/resources', async (route) => {
-    const response = await route.fetch();
-    if (response.status() === 404) await route.fulfill({ path: platform.metaFile, contentType: 'application/json' });
-    else await route.fulfill({ response });
+    try {
+      const response = await route.fetch();
+      if (response.status() === 404) await route.fulfill({ path: platform.metaFile, contentType: 'application/json' });
+      else await route.fulfill({ response });
+    } catch (err) {
+      // The page moved on (navigated, closed) while the request was in flight: its response was disposed and
+      // nobody waits for the answer any more. Anything else is a real failure.
+      if (!/disposed|closed/i.test(String(err))) throw err;
+    }
   });
 }
 
