@@ -4,7 +4,8 @@
  *   pnpm exec tsx bench/contracts-export-bench.ts            (from the repo root)
  * Env: BENCH_CONTRACTS (1000000), BENCH_DB (csp_bench_export), BENCH_PORT (18102),
  *      BENCH_BASE_URL (postgres://postgres@127.0.0.1:5432/postgres), REDIS_URL,
- *      BENCH_KEEP=1 keeps the database (and BENCH_REUSE=1 reuses its data on the next run).
+ *      BENCH_KEEP=1 keeps the database (and BENCH_REUSE=1 reuses its data on the next run),
+ *      BENCH_CPU_PROF=<dir> writes the server's V8 CPU profile there (node --cpu-prof) when it exits.
  * The database is created by this script and dropped at the end unless BENCH_KEEP=1.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,6 +23,7 @@ const BASE_URL = process.env.BENCH_BASE_URL ?? 'postgres://postgres@127.0.0.1:54
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const KEEP = process.env.BENCH_KEEP === '1';
 const REUSE = process.env.BENCH_REUSE === '1';
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const TARGET = { seconds: 20, rssMb: 300 };
 const JWT_SECRET = randomBytes(32).toString('hex');
 const ENCRYPT_KEY = randomBytes(16).toString('hex');
@@ -137,7 +139,8 @@ function accessToken(userId: number): string {
 }
 
 function startServer(): ChildProcess {
-  const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, 'services/master-data/src/server.ts'], {
+  const profile = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, ...SOURCE_NODE_ARGS, 'services/master-data/src/server.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

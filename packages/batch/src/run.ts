@@ -1,4 +1,5 @@
 import type { Database, Db } from '@csp/db';
+import { context, trace } from '@opentelemetry/api';
 import { sql, type Kysely } from 'kysely';
 import { batchDb, type BatchStatus } from './db.js';
 import { BatchRunningError, isUniqueViolation, RunNotFoundError, RunStateError } from './errors.js';
@@ -7,6 +8,7 @@ import { SETTLE_MONTH_PATTERN } from './payload.js';
 import type { BatchQueues } from './queues.js';
 import { FIRST_STEP, SETTLEMENT_JOB_NAME, STEP_NAMES, isStepName, type StepName } from './steps.js';
 import { toRunView, toStepView, type BatchRunView, type RunStatus } from './views.js';
+import { endSpan, traceOf, tracer } from './telemetry.js';
 
 const ONE_ACTIVE_RUN_INDEX = 'batch_job_log_one_active_run_uq';
 
@@ -92,14 +94,26 @@ async function enqueueFrom(
   step: StepName,
   options: StartRunOptions,
 ): Promise<void> {
-  await queues.enqueueStep(step, {
-    runId: Number(run.jobLogId),
-    runKey: run.runKey,
-    attempt: Number(run.runAttempt),
-    settleMonth: run.settleMonth,
-    ...(run.companyCode ? { companyCode: run.companyCode } : {}),
-    ...(options.requestId ? { requestId: options.requestId } : {}),
+  // The run span: every step and chunk job of this attempt carries its context (one trace per run).
+  const span = tracer.startSpan('settlement run', {
+    attributes: { 'batch.run_id': Number(run.jobLogId), 'batch.attempt': Number(run.runAttempt), 'batch.settle_month': run.settleMonth, 'batch.first_step': step },
   });
+  const traceCarrier = traceOf(trace.setSpan(context.active(), span));
+  try {
+    await queues.enqueueStep(step, {
+      runId: Number(run.jobLogId),
+      runKey: run.runKey,
+      attempt: Number(run.runAttempt),
+      settleMonth: run.settleMonth,
+      ...(run.companyCode ? { companyCode: run.companyCode } : {}),
+      ...(options.requestId ? { requestId: options.requestId } : {}),
+      ...(traceCarrier ? { trace: traceCarrier } : {}),
+    });
+    endSpan(span);
+  } catch (err) {
+    endSpan(span, err);
+    throw err;
+  }
 }
 
 /**

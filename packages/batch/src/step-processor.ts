@@ -1,4 +1,5 @@
 import type { Db } from '@csp/db';
+import { context, trace } from '@opentelemetry/api';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { batchDb, type BatchDb, type BatchJobLog } from './db.js';
@@ -25,6 +26,7 @@ import { parseStepPayload, type Chunk, type StepPayload } from './payload.js';
 import type { BatchQueues } from './queues.js';
 import { createStepContext, PROGRESS_LOG_EVERY } from './step-context.js';
 import { nextStep, runsInMonth, skipReason, type StepName } from './steps.js';
+import { chunkDuration, contextOf, endSpan, recordCounts, stepDuration, stepFailures, tracer } from './telemetry.js';
 
 export interface StepProcessorDeps {
   db: Db;
@@ -64,11 +66,46 @@ function isFinalAttempt(job: Job, err: unknown): boolean {
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
 
+/** A step or chunk job inside its span (child of the run span carried by the payload), timed and counted. */
+export async function processStepJob(
+  deps: StepProcessorDeps,
+  def: StepDefinition,
+  job: Job,
+  workerSignal?: AbortSignal,
+): Promise<StepJobResult> {
+  const data = (job.data ?? {}) as Partial<StepPayload>;
+  const chunkNo = data.chunk?.chunkNo;
+  const parent = typeof data.trace?.traceparent === 'string' ? contextOf({ trace: data.trace }) : context.active();
+  const span = tracer.startSpan(chunkNo ? `chunk ${def.name}` : `step ${def.name}`, {
+    attributes: {
+      'batch.step': def.name,
+      ...(typeof data.runId === 'number' ? { 'batch.run_id': data.runId } : {}),
+      ...(chunkNo ? { 'batch.chunk_no': chunkNo } : {}),
+      'batch.job_attempt': job.attemptsMade + 1,
+    },
+  }, parent);
+  const started = performance.now();
+  try {
+    const result = await context.with(trace.setSpan(parent, span), () => processJob(deps, def, job, workerSignal));
+    const seconds = (performance.now() - started) / 1000;
+    if (chunkNo) chunkDuration.observe({ step: def.name }, seconds);
+    else stepDuration.observe({ step: def.name, outcome: result.outcome }, seconds);
+    if (result.outcome === 'completed') recordCounts(def.name, result.counts);
+    span.setAttribute('batch.outcome', result.outcome);
+    endSpan(span);
+    return result;
+  } catch (err) {
+    stepFailures.inc({ step: def.name, final: String(isFinalAttempt(job, err)) });
+    endSpan(span, err);
+    throw err;
+  }
+}
+
 /**
  * The wrapper around a step's code: fencing against stale jobs, the step row, skip rules, chunking,
  * checkpoints, the failure bookkeeping, and enqueuing the next step.
  */
-export async function processStepJob(
+async function processJob(
   deps: StepProcessorDeps,
   def: StepDefinition,
   job: Job,
@@ -158,6 +195,7 @@ function basePayload(payload: StepPayload): StepPayload {
     settleMonth: payload.settleMonth,
     ...(payload.companyCode ? { companyCode: payload.companyCode } : {}),
     ...(payload.requestId ? { requestId: payload.requestId } : {}),
+    ...(payload.trace ? { trace: payload.trace } : {}),
   };
 }
 
@@ -292,6 +330,7 @@ async function processChunk(scope: JobScope, chunk: Chunk): Promise<StepJobResul
     );
     // No-op when the step's code already checkpointed inside its own transaction (the normal case).
     await markChunkCompleted(bdb, run.job_log_id, step, chunk.chunkNo, counts);
+    recordCounts(step, counts);
   } catch (err) {
     if (!(err instanceof ChunkAlreadyCompletedError || isNamed(err, 'ChunkAlreadyCompletedError'))) throw err;
     log.info('chunk completed by another delivery; skipped');

@@ -6,6 +6,7 @@ import { stepJobId } from './job-ids.js';
 import { listLiveWorkers, withTimeout, type StepWorkerList } from './live-workers.js';
 import type { BatchQueues } from './queues.js';
 import { STEP_NAMES, isStepName, type StepName } from './steps.js';
+import { observeBatch, recordWatchdogPass } from './telemetry.js';
 
 type AnyDb = Db | Kysely<Database>;
 
@@ -213,7 +214,12 @@ export function startWatchdog(
 ): Watchdog {
   const { intervalMs = 15_000, logger, ...settings } = options;
   let busy = false;
-  const check = () => checkActiveRuns(db, queues, settings, logger);
+  const unobserve = observeBatch(db, queues);
+  const check = async () => {
+    const found = await checkActiveRuns(db, queues, settings, logger);
+    recordWatchdogPass(found.filter((d) => d.reason !== null).length);
+    return found;
+  };
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
@@ -224,5 +230,11 @@ export function startWatchdog(
       });
   }, intervalMs);
   timer.unref();
-  return { check, stop: () => clearInterval(timer) };
+  return {
+    check,
+    stop: () => {
+      clearInterval(timer);
+      unobserve();
+    },
+  };
 }

@@ -21,6 +21,8 @@ const workerEnv = z.object({
   BATCH_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).optional(),
 });
 export type WorkerEnv = z.infer<typeof workerEnv>;
+/** The variables every worker process reads (docker compose consistency test). */
+export const WORKER_ENV_KEYS: readonly string[] = Object.keys(workerEnv.shape);
 
 export interface WorkerProcessOptions {
   service: StepService;

@@ -7,6 +7,7 @@ import type { StepDefinition } from './define-step.js';
 import type { StepPayload } from './payload.js';
 import { createQueues, openRedis, type BatchQueues, type RedisConnection } from './queues.js';
 import { processStepJob, type StepJobResult } from './step-processor.js';
+import { liveWorkers } from './telemetry.js';
 import {
   STEP_CATALOG,
   STEP_NAMES,
@@ -120,6 +121,7 @@ export async function startStepWorkers(options: StartStepWorkersOptions): Promis
     );
     worker.on('error', (err) => logger.error({ err, step }, 'batch worker error'));
     workers.set(step, worker);
+    liveWorkers.inc({ step });
   }
   await Promise.all([...workers.values()].map((w) => w.waitUntilReady()));
   logger.info({ steps: selected, prefix: options.prefix }, 'batch step workers started');
@@ -140,6 +142,7 @@ export async function startStepWorkers(options: StartStepWorkersOptions): Promis
       process.off('SIGTERM', onSignal);
       process.off('SIGINT', onSignal);
       await Promise.all([...workers.values()].map((w) => w.close()));
+      for (const step of workers.keys()) liveWorkers.dec({ step });
       await queues.close();
       if (owned) await client.quit().catch(() => client.disconnect());
       await options.onClose?.();

@@ -6,6 +6,8 @@
  */
 
 export const YN_VALUES = ['Y', 'N'] as const;
+/** common_code.tone (V110): the colour of a tag showing the code */
+export const CODE_TONES = ['good', 'busy', 'warn', 'bad', 'plain'] as const;
 
 // --- platform (V001) -------------------------------------------------------------------------------------------
 export const USER_STATUSES = ['ACTIVE', 'LOCKED', 'RETIRED', 'EXPIRED'] as const;

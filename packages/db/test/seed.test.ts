@@ -275,8 +275,11 @@ describe('platform seed: grants', () => {
     expect(grants.filter((g) => g.parent_code === 'SYSTEM')).toEqual([]);
   });
 
-  it('AGENT has exactly READ on the recruit, maintain and exception ledgers and the settlement list', async () => {
+  it('AGENT has exactly READ on the recruit, maintain and exception ledgers and the settlement list, READ and CREATE on disputes', async () => {
+    // disputes: DECISIONS "Settlement lifecycle" (V087), row-scoped by ledger-settlement
     expect((await grantsOf('AGENT')).map(key)).toEqual([
+      'DISPUTE:CREATE',
+      'DISPUTE:READ',
       'LEDGER_EXCEPTION:READ',
       'LEDGER_MAINTAIN:READ',
       'LEDGER_RECRUIT:READ',

@@ -17,6 +17,22 @@ const PRODUCT_GROUP: Record<(typeof INSURANCE_TYPES)[number], string | null> = {
 };
 const RULES_FROM = '2000-01-01';
 
+// Hangul names of a (made-up) Korean agency and its carriers: no real company is meant.
+const BRANCHES = ['강남', '서초', '종로', '마포', '송파', '영등포', '분당', '일산', '수원', '인천'];
+const branchName = (b: number): string =>
+  `${BRANCHES[b % BRANCHES.length]}${b >= BRANCHES.length ? Math.floor(b / BRANCHES.length) + 1 : ''}지점`;
+const CARRIERS = ['한빛', '누리', '다온', '새봄', '가람', '온누리', '해솔'];
+const companyName = (c: number, life: boolean): string =>
+  `${CARRIERS[c % CARRIERS.length]}${c >= CARRIERS.length ? Math.floor(c / CARRIERS.length) + 1 : ''}${life ? '생명' : '손해보험'}`;
+const PRODUCT_KIND: Record<(typeof INSURANCE_TYPES)[number], string> = {
+  LIFE: '종신보험',
+  NON_LIFE: '상해보험',
+  ANNUITY: '연금보험',
+  SAVINGS: '저축보험',
+  HEALTH: '건강보험',
+  AUTO: '자동차보험',
+};
+
 export interface PlannedOrg {
   orgId: number;
   parentOrgId: number | null;
@@ -65,11 +81,11 @@ export function planStructure(rng: Prng, agentCount: number, base: IdBase): Stru
   const orgs: PlannedOrg[] = [];
   let orgId = base.org;
   const hq = ++orgId;
-  orgs.push({ orgId: hq, parentOrgId: null, name: 'Demo Headquarters', type: 'HQ', level: 1 });
+  orgs.push({ orgId: hq, parentOrgId: null, name: '데모보험대리점 본사', type: 'HQ', level: 1 });
   const branchIds: number[] = [];
   for (let b = 0; b < branches; b++) {
     branchIds.push(++orgId);
-    orgs.push({ orgId, parentOrgId: hq, name: `Demo Branch ${b + 1}`, type: 'BR', level: 2 });
+    orgs.push({ orgId, parentOrgId: hq, name: branchName(b), type: 'BR', level: 2 });
   }
   const teams: number[] = [];
   for (let t = 0; t < teamCount; t++) {
@@ -77,7 +93,7 @@ export function planStructure(rng: Prng, agentCount: number, base: IdBase): Stru
     orgs.push({
       orgId,
       parentOrgId: branchIds[t % branches]!,
-      name: `Demo Team ${t + 1}`,
+      name: `영업${t + 1}팀`,
       type: 'TM',
       level: 3,
     });
@@ -111,7 +127,7 @@ export function planStructure(rng: Prng, agentCount: number, base: IdBase): Stru
     companies.push({
       companyId,
       code,
-      name: `Demo ${life ? 'Life' : 'General'} Insurance ${c + 1}`,
+      name: companyName(c, life),
       type: life ? 'LIFE' : 'NON_LIFE',
     });
     const types = life
@@ -190,7 +206,7 @@ export function productRows(plan: StructurePlan): CopyValue[][] {
     p.productId,
     p.companyId,
     `${p.companyCode}-P${i + 1}`,
-    `Demo ${p.insuranceType.toLowerCase().replace('_', '-')} plan ${i + 1}`,
+    `${plan.companies.find((c) => c.companyId === p.companyId)!.name.replace(/(생명|손해보험)$/, '')} ${PRODUCT_KIND[p.insuranceType]} ${i + 1}호`,
     p.insuranceType,
     PRODUCT_GROUP[p.insuranceType],
     'YEAR',

@@ -207,6 +207,20 @@ async function carriersOf(
   return { companies, seeded };
 }
 
+/**
+ * The demo book's carriers, in company-code order, get the profile and field mappings of their demo
+ * layout when they have none (the first XLSX, the second CP949 CSV, the rest UTF-8 CSV), so their
+ * carrier files process. Returns how many were seeded.
+ */
+export async function seedCarrierProfiles(pool: pg.Pool, companyCodes: readonly string[]): Promise<number> {
+  let seeded = 0;
+  for (const [i, code] of [...companyCodes].sort().entries()) {
+    const layout = i === 0 ? LAYOUTS.XLSX : i === 1 ? LAYOUTS.CSV_CP949 : LAYOUTS.CSV_UTF8;
+    if (await seedProfile(pool, code, layout)) seeded++;
+  }
+  return seeded;
+}
+
 /** Profile and field mappings (both ledgers, version 1 from 2000-01-01) of a company that has none. */
 async function seedProfile(pool: pg.Pool, companyCode: string, layout: CarrierLayout): Promise<boolean> {
   const client = await pool.connect();

@@ -21,6 +21,9 @@ import {
 import { addMonths, isoDate, parseIsoDate, settleMonthOf } from './calendar.js';
 import { CONTRACT_COLUMNS, HISTORY_MONTHS, SUCCESSION_COLUMNS, contractStream } from './contract-stream.js';
 import { copyRows } from '@csp/db';
+import { createFieldCipher, loadServiceConfig } from '@csp/service-kit';
+import { seedCarrierProfiles } from './carrier-files.js';
+import { bankAccount } from './names.js';
 import { addOtherCommissionDemo, type OtherCommissionDemoResult } from './other-commissions.js';
 import { createPrng } from './prng.js';
 
@@ -32,6 +35,11 @@ export interface DemoBookOptions {
   today?: string;
   /** Add a book although agents exist already. */
   force?: boolean;
+  /**
+   * The services' ENCRYPT_KEY: the agents' account numbers are stored encrypted with it (the kit's
+   * cipher). Default: ENCRYPT_KEY of the environment, else the kit's development default.
+   */
+  encryptKey?: string;
   log?: (message: string) => void;
 }
 
@@ -56,6 +64,8 @@ export interface DemoBookResult {
   successions: number;
   /** What the other commission types need (issue 16): rules, recruits, legacy contracts, renewals, revivals. */
   otherCommissions: OtherCommissionDemoResult;
+  /** Carriers given an intake profile and field mappings (those that had none). */
+  carrierProfiles: number;
   /** Every agent of the book, the recruits (after the planned agents) included. */
   agentIds: { first: number; last: number };
   /** The main book's contracts (the legacy contracts follow them). */
@@ -105,6 +115,27 @@ async function maxId(client: pg.PoolClient, table: string, column: string): Prom
 async function isEmpty(client: pg.PoolClient, table: string): Promise<boolean> {
   const { rows } = await client.query(`SELECT 1 FROM ${table} LIMIT 1`);
   return rows.length === 0;
+}
+
+/** Every agent of the id range gets a bank code and an account number encrypted with the services' key. */
+async function giveBankAccounts(client: pg.PoolClient, first: number, last: number, encryptKey: string | undefined): Promise<void> {
+  const key = loadServiceConfig('demo-data', {}, { NODE_ENV: process.env.NODE_ENV, ENCRYPT_KEY: encryptKey ?? process.env.ENCRYPT_KEY }).ENCRYPT_KEY;
+  const cipher = createFieldCipher(key);
+  const ids: number[] = [];
+  const banks: string[] = [];
+  const accounts: string[] = [];
+  for (let id = first; id <= last; id++) {
+    const { bankCode, accountNo } = bankAccount(id);
+    ids.push(id);
+    banks.push(bankCode);
+    accounts.push(cipher.encrypt(accountNo));
+  }
+  await client.query(
+    `UPDATE agent a SET bank_code = v.bank_code, account_no = v.account_no
+       FROM unnest($1::bigint[], $2::text[], $3::text[]) AS v(agent_id, bank_code, account_no)
+      WHERE a.agent_id = v.agent_id`,
+    [ids, banks, accounts],
+  );
 }
 
 function utcToday(): string {
@@ -208,6 +239,8 @@ export async function generateDemoBook(pool: pg.Pool, options: DemoBookOptions):
         `in ${Math.round(contractsMs)} ms${fkChecksSkipped ? '' : ' (with per-row foreign-key checks)'}`,
     );
 
+    await giveBankAccounts(client, base.agent + 1, base.agent + plan.agents.length + otherCommissions.recruits, options.encryptKey);
+
     const commitStarted = performance.now();
     for (const [table, column] of SEQUENCES) {
       await client.query(
@@ -216,6 +249,10 @@ export async function generateDemoBook(pool: pg.Pool, options: DemoBookOptions):
     }
     await client.query('COMMIT');
     const commitMs = performance.now() - commitStarted;
+    const carrierProfiles = await seedCarrierProfiles(
+      pool,
+      plan.companies.map((c) => c.code),
+    );
 
     const analyzeStarted = performance.now();
     await client.query(
@@ -242,6 +279,7 @@ export async function generateDemoBook(pool: pg.Pool, options: DemoBookOptions):
       lapses: stream.stats.lapses,
       successions: stream.stats.successions,
       otherCommissions,
+      carrierProfiles,
       agentIds: { first: base.agent + 1, last: base.agent + plan.agents.length + otherCommissions.recruits },
       contractIds: { first: contractBase + 1, last: contractBase + stream.stats.contracts },
       timings: { masterMs, contractsMs, commitMs, analyzeMs, totalMs: performance.now() - started },

@@ -2,3 +2,4 @@
 // launcher's --demo, `pnpm demo-data`, the benches and the end-to-end tests.
 export { generateDemoBook, DemoDataExistsError, type DemoBookResult } from './generate.js';
 export { runDemoDataCli } from './cli.js';
+export { writeCarrierFiles, seedCarrierProfiles, type CarrierFilesResult } from './carrier-files.js';

@@ -4,6 +4,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { EVENT_PAYLOADS, isEventType, type EventType, type PayloadOf } from './contract.js';
 import type { LogLike } from './log.js';
 import { eventQueueName, openRedis, type EventJobData, type RedisConnection } from './queues.js';
+import { consumeInSpan } from './telemetry.js';
 
 /** An event as a handler sees it (payload validated against the contract). */
 export interface ConsumedEvent<P = unknown> {
@@ -101,6 +102,13 @@ export async function parkEvent(
  * nothing; a delivery whose transaction never committed (process killed) leaves no row and is applied again.
  */
 export async function applyEvent(
+  options: ApplyOptions,
+  job: { data: EventJobData; attempt: number; maxAttempts: number },
+): Promise<ApplyOutcome> {
+  return consumeInSpan(options.consumer.name, job.data, () => applyOnce(options, job));
+}
+
+async function applyOnce(
   options: ApplyOptions,
   job: { data: EventJobData; attempt: number; maxAttempts: number },
 ): Promise<ApplyOutcome> {

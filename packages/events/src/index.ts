@@ -31,3 +31,4 @@ export { loadEventSettings, EventSettingsError, type EventSettings } from './set
 export { startEventRuntime, hostEvents, deliveryOf, type EventHost, type EventRuntime, type EventRuntimeOptions } from './runtime.js';
 export { joinTransaction } from './transaction.js';
 export { silentLog, type LogLike } from './log.js';
+export { observeEvents, consumeInSpan } from './telemetry.js';

@@ -1,4 +1,5 @@
 import type { Database } from '@csp/db';
+import { context, propagation, trace } from '@opentelemetry/api';
 import type { Kysely } from 'kysely';
 import { contractSubject, contractTarget, EVENT_PAYLOADS, isEventType, type EventType, type PayloadOf } from './contract.js';
 
@@ -9,6 +10,15 @@ export interface NewEvent {
   /** what the event is about (`WITHDRAW#12`), for operators */
   subject?: string | null;
   payload: unknown;
+}
+
+/** The traceparent of the active span, so the consumer continues the writer's trace; null when tracing is off. */
+function currentTraceParent(): string | null {
+  const ctx = context.active();
+  if (!trace.getSpan(ctx)?.isRecording()) return null;
+  const carrier: Record<string, string> = {};
+  propagation.inject(ctx, carrier);
+  return carrier.traceparent ?? null;
 }
 
 export class EventContractError extends Error {
@@ -40,6 +50,7 @@ export async function writeEvent(db: Kysely<Database>, event: NewEvent): Promise
       target: event.target,
       subject: event.subject ?? null,
       payload: JSON.stringify(payload),
+      trace_parent: currentTraceParent(),
     })
     .returning('event_id')
     .executeTakeFirstOrThrow();

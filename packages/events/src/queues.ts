@@ -9,6 +9,8 @@ export interface EventJobData {
   eventId: number;
   eventKey: string;
   type: string;
+  /** W3C traceparent of the writer (absent when tracing was off): the consumer's span continues it. */
+  traceparent?: string;
 }
 
 export interface DeliverySettings {
@@ -81,14 +83,17 @@ export class EventQueues {
   }
 
   /** Adds the events' jobs (one addBulk per target); an id already in the queue is a no-op. */
-  async publish(events: ReadonlyArray<{ eventId: number; eventKey: string; type: string; target: string }>, jobIdSuffix = ''): Promise<void> {
+  async publish(
+    events: ReadonlyArray<{ eventId: number; eventKey: string; type: string; target: string; traceParent?: string | null }>,
+    jobIdSuffix = '',
+  ): Promise<void> {
     const byTarget = new Map<string, typeof events[number][]>();
     for (const e of events) byTarget.set(e.target, [...(byTarget.get(e.target) ?? []), e]);
     for (const [target, list] of byTarget) {
       await this.queue(target).addBulk(
         list.map((e) => ({
           name: e.type,
-          data: { eventId: e.eventId, eventKey: e.eventKey, type: e.type },
+          data: { eventId: e.eventId, eventKey: e.eventKey, type: e.type, ...(e.traceParent ? { traceparent: e.traceParent } : {}) },
           opts: this.jobOptions(eventJobId(e.eventId, e.eventKey) + jobIdSuffix),
         })),
       );

@@ -41,7 +41,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     options.db.transaction().execute(async (trx) => {
       const rows = await trx
         .selectFrom('event_outbox')
-        .select(['event_id', 'event_key', 'event_type', 'target'])
+        .select(['event_id', 'event_key', 'event_type', 'target', 'trace_parent'])
         .where('status', '=', 'PENDING')
         .orderBy('event_id')
         .limit(batchSize)
@@ -49,7 +49,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         .skipLocked()
         .execute();
       if (rows.length === 0) return 0;
-      await queues.publish(rows.map((r) => ({ eventId: r.event_id, eventKey: r.event_key, type: r.event_type, target: r.target })));
+      await queues.publish(
+        rows.map((r) => ({ eventId: r.event_id, eventKey: r.event_key, type: r.event_type, target: r.target, traceParent: r.trace_parent })),
+      );
       const ids = rows.map((r) => r.event_id);
       await options.afterPublish?.(ids);
       await trx

@@ -5,6 +5,7 @@ import type { LogLike } from './log.js';
 import type { DeliverySettings, RedisConnection } from './queues.js';
 import { startOutboxRelay, type OutboxRelay } from './relay.js';
 import { loadEventSettings, type EventSettings } from './settings.js';
+import { observeEvents } from './telemetry.js';
 
 export interface EventRuntimeOptions {
   db: Kysely<Database>;
@@ -51,10 +52,13 @@ export function startEventRuntime(options: EventRuntimeOptions): EventRuntime {
         ...(options.hooks ? { hooks: options.hooks } : {}),
       })
     : undefined;
+  // The process relaying the outbox also reports its lag and the parked events (metrics).
+  const unobserve = settings.relay ? observeEvents(options.db) : undefined;
   return {
     relay,
     consumer,
     async close() {
+      unobserve?.();
       await Promise.all([relay?.close(), consumer?.close()]);
     },
   };

@@ -21,6 +21,8 @@ import { accessLog } from './access-log.js';
 import { changeLog } from './change-log.js';
 import { openApiTransform, openApiTransformObject } from './openapi.js';
 import { rejectBadText } from './text-input.js';
+import { observePool, registerHttpMetrics } from './metrics.js';
+import { registerTracing } from './tracing.js';
 
 export type ServiceApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
@@ -107,6 +109,10 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Before any route: request spans (when tracing is on) and the HTTP histogram see every route.
+  await registerTracing(app);
+  await registerHttpMetrics(app, name);
+  observePool(name, options.pool);
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -15,6 +15,9 @@ const baseShape = {
   FILE_STORAGE_DIR: z.string().min(1).default('.data/files'),
 };
 
+/** The variables every service reads (docker compose consistency test). */
+export const SERVICE_CONFIG_KEYS: readonly string[] = Object.keys(baseShape);
+
 type BaseShape = typeof baseShape;
 
 export type ServiceConfig<Extra extends z.ZodRawShape = Record<never, never>> = Omit<

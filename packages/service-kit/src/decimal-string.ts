@@ -10,6 +10,8 @@ export function isDecimalString(value: string): boolean {
 
 /** Rounds half away from zero to `places` decimals and always prints exactly `places` decimals. */
 export function toFixedDecimal(value: string | number | bigint, places: number): string {
+  // pg returns numeric(p, 2) money as canonical text with exactly 2 places: nothing to round.
+  if (typeof value === 'string' && places > 0 && isCanonicalFixed(value, places)) return value;
   const text = typeof value === 'string' ? value.trim() : numberToPlainString(value);
   const match = DECIMAL.exec(text);
   if (!match) throw new TypeError(`Not a decimal value: ${String(value)}`);
@@ -36,4 +38,20 @@ export function numberToPlainString(value: number | bigint): string {
 export function decimalPlaces(value: string): number {
   const dot = value.indexOf('.');
   return dot < 0 ? 0 : value.length - dot - 1;
+}
+
+/** "-12.30" for 2 places: optional minus, no leading zero, exactly `places` decimals, not a negative zero. */
+function isCanonicalFixed(text: string, places: number): boolean {
+  const dot = text.length - places - 1;
+  if (dot < 1 || text.charCodeAt(dot) !== 46) return false;
+  const start = text.charCodeAt(0) === 45 ? 1 : 0;
+  if (dot === start || (text.charCodeAt(start) === 48 && dot > start + 1)) return false;
+  let nonZero = false;
+  for (let i = start; i < text.length; i++) {
+    if (i === dot) continue;
+    const ch = text.charCodeAt(i);
+    if (ch < 48 || ch > 57) return false;
+    if (ch !== 48) nonZero = true;
+  }
+  return start === 0 || nonZero;
 }

@@ -2,6 +2,9 @@ import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { isoDate, isoTimestamp, money, rate, zDate, zId, zMoney, zRate, zSettleMonth } from './schemas.js';
 import { zBoolQuery } from './text.js';
+import { MASKED_VALUE_MESSAGE, looksMasked } from './write-only.js';
+import { VALUE_SETS, type ValueSetName } from '@csp/db';
+import { isKorean } from './vocabulary.js';
 
 /**
  * The field table of a resource (kit v2): every field is named once, with its kind, validation
@@ -73,7 +76,17 @@ export interface FieldSpec {
   /** The searchKeyword condition when not `value ILIKE pattern` (e.g. an index-friendly semi-join). */
   searchBy?: (pattern: string) => RawBuilder<unknown>;
   filter?: FilterMode;
+  /** English label (`.label('정산월', 'Settle month')` or a legacy English-only `.label('Settle month')`). */
   label?: string;
+  /** Korean label. Both fall back to the kit's vocabulary by key (vocabulary.ts). */
+  labelKo?: string;
+  /** The common-code group of the value (names, tone): `f.codes(group)` or `.codes(group)`. */
+  codeGroup?: string;
+  /** The resource a reference points to (`f.ref('Agent')`); null: a number with no target. */
+  refTarget?: string | null;
+  /** The field of this resource holding the target's name (`.shows('agentName')`). */
+  refShows?: string;
+  refPicker?: 'search' | 'select' | 'tree';
   description?: string;
   export?: false | { label?: string; width?: number };
   masked?: MaskKind;
@@ -131,8 +144,25 @@ export class Field<T = unknown> {
   filter(mode: FilterMode = 'eq'): this {
     return this.with({ filter: mode });
   }
-  label(text: string): this {
-    return this.with({ label: text });
+  /**
+   * `.label('정산월', 'Settle month')`: Korean, then English. One argument: Korean when it has Hangul,
+   * else English (the other language comes from the vocabulary).
+   */
+  label(text: string, en?: string): this {
+    if (en !== undefined) return this.with({ labelKo: text, label: en });
+    return this.with(isKorean(text) ? { labelKo: text } : { label: text });
+  }
+  /** The common-code group naming the values (tags in the user's language and tone). */
+  codes(groupCode: string): this {
+    return this.with({ codeGroup: groupCode });
+  }
+  /** A reference: the field of this resource that holds the target's name (lists show it as a link). */
+  shows(field: string): this {
+    return this.with({ refShows: field });
+  }
+  /** A reference: how forms pick it (default from the target: search, select or tree). */
+  picker(kind: 'search' | 'select' | 'tree'): this {
+    return this.with({ refPicker: kind });
   }
   describe(text: string): this {
     return this.with({ description: text });
@@ -173,11 +203,15 @@ const PHONE_PATTERN = /^\d{2,3}-?\d{3,4}-?\d{4}$/;
 export const f = {
   id: () => new Field<number>(column('id', { nullable: false, sort: true })),
   int: (options: NumberOptions = {}) => new Field<number>(column('int', { number: options })),
-  ref: () => new Field<number>(column('ref')),
+  /** An id of another row; `target` names its resource (default: by key, vocabulary REF_BY_KEY; null: none). */
+  ref: (target?: string | null) => new Field<number>(column('ref', target === undefined ? {} : { refTarget: target })),
   text: (options: TextOptions = {}) => new Field<string>(column('text', { text: options })),
   code: (options: TextOptions = {}) =>
     new Field<string>(column('code', { text: { pattern: CODE_PATTERN, patternMessage: 'letters, digits, _ and - only', ...options } })),
   enum: <const V extends readonly [string, ...string[]]>(values: V) => new Field<V[number]>(column('enum', { enumValues: values })),
+  /** An enum over a value set that is also a common-code group (`f.codes('LEDGER_STATUS')`). */
+  codes: <G extends ValueSetName>(groupCode: G) =>
+    new Field<(typeof VALUE_SETS)[G][number]>(column('enum', { enumValues: VALUE_SETS[groupCode], codeGroup: groupCode })),
   money: () => new Field<string>(column('money')),
   rate: () => new Field<string>(column('rate')),
   date: () => new Field<string>(column('date')),
@@ -188,8 +222,8 @@ export const f = {
   phone: () => new Field<string>(column('phone', { text: { max: 20, pattern: PHONE_PATTERN, patternMessage: 'must be a phone number' } })),
   email: () => new Field<string>(column('email', { text: { max: 200 } })),
   version: () => new Field<number>(column('version', { nullable: false })),
-  createdAt: () => new Field<string>(column('timestamp', { audit: 'createdAt', nullable: false, label: 'Created at' })),
-  updatedAt: () => new Field<string>(column('timestamp', { audit: 'updatedAt', nullable: false, label: 'Updated at' })),
+  createdAt: () => new Field<string>(column('timestamp', { audit: 'createdAt', nullable: false })),
+  updatedAt: () => new Field<string>(column('timestamp', { audit: 'updatedAt', nullable: false })),
   createdBy: () => new Field<number>(column('int', { audit: 'createdBy', export: false })),
   updatedBy: () => new Field<number>(column('int', { audit: 'updatedBy', export: false })),
   /** Read-only SQL expression (may reference the resource's alias). */
@@ -233,8 +267,14 @@ export function isNullable(spec: FieldSpec): boolean {
 
 // ---- schemas ---------------------------------------------------------------------------------
 
-function textSchema(options: TextOptions = {}): z.ZodType {
-  let s = z.string().trim();
+/** A masked/encrypted field's text: masked-looking is E411 before (and instead of) its format checks. */
+function trimmed(writeOnly = false) {
+  const s = z.string().trim();
+  return writeOnly ? s.refine((v) => !looksMasked(v), { message: MASKED_VALUE_MESSAGE, abort: true }) : s;
+}
+
+function textSchema(options: TextOptions = {}, writeOnly = false): z.ZodType {
+  let s = trimmed(writeOnly);
   if (options.min !== undefined) s = s.min(options.min);
   if (options.max !== undefined) s = s.max(options.max);
   if (options.pattern) s = s.regex(options.pattern, options.patternMessage);
@@ -267,10 +307,10 @@ export function saveSchemaOf(spec: FieldSpec, mode: 'save' | 'patch' = 'save'): 
     case 'text':
     case 'code':
     case 'phone':
-      s = textSchema({ min: spec.save === 'required' ? 1 : undefined, ...spec.text });
+      s = textSchema({ min: spec.save === 'required' ? 1 : undefined, ...spec.text }, Boolean(spec.masked || spec.encrypted));
       break;
     case 'email':
-      s = z.string().trim().max(spec.text?.max ?? 200).pipe(z.email());
+      s = trimmed(Boolean(spec.masked || spec.encrypted)).max(spec.text?.max ?? 200).pipe(z.email());
       break;
     case 'enum':
       s = z.enum(spec.enumValues as [string, ...string[]]);

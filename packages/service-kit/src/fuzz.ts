@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { multipartArbitrary, type MultipartOperation } from './fuzz-multipart.js';
+
+export { MULTIPART_FILE_KINDS, type MultipartForm, type MultipartOperation } from './fuzz-multipart.js';
 
 /**
  * Property-based fuzzing of a service from its own OpenAPI document: for every operation, fast-check
@@ -28,6 +31,14 @@ export interface FuzzOptions {
   seed?: number;
   /** `'POST /api/batch/settlement/run'` -> why it is not fuzzed. */
   skip?: Record<string, string>;
+  /**
+   * Upload operations (`'POST /api/receive/upload'` -> the form fields they read): the document
+   * does not describe multipart bodies, so these get extra runs with hostile files (fuzz-multipart.ts),
+   * reported as `<operation> [multipart]`.
+   */
+  multipart?: Record<string, MultipartOperation>;
+  /** Multipart requests per upload operation (default `runsPerOperation`). */
+  multipartRuns?: number;
   /** Called after every operation's runs, e.g. to restore state the fuzzing must not lose. */
   afterOperation?(operation: string): Promise<void>;
   /** Sees every request and answer (debugging, extra assertions). */
@@ -37,7 +48,7 @@ export interface FuzzOptions {
 export interface FuzzRequest {
   method: string;
   url: string;
-  /** JSON text, or broken JSON on purpose. */
+  /** JSON text, or broken JSON on purpose (for multipart: what the form held). */
   payload?: string;
 }
 
@@ -522,7 +533,52 @@ export async function fuzzOpenApi(options: FuzzOptions): Promise<FuzzReport> {
     report.operations.push({ operation: op.key, runs: requests.length, statuses });
     if (options.afterOperation) await options.afterOperation(op.key);
   }
+  await fuzzMultipart(options, report);
   return report;
+}
+
+const MULTIPART_TIMEOUT_MS = 30_000;
+
+async function fuzzMultipart(options: FuzzOptions, report: FuzzReport): Promise<void> {
+  const runs = options.multipartRuns ?? options.runsPerOperation ?? 15;
+  const seed = options.seed ?? DEFAULT_SEED;
+  for (const [key, spec] of Object.entries(options.multipart ?? {})) {
+    const [method, path] = key.split(' ') as [string, string];
+    const operation = `${key} [multipart]`;
+    const statuses: Record<string, number> = {};
+    const requests = fc.sample(multipartArbitrary(method, path, spec), { seed: seedOf(seed, operation), numRuns: runs });
+    for (const request of requests) {
+      const described: FuzzRequest = { method, url: request.url, payload: request.description };
+      let res: LightMyRequestResponse;
+      try {
+        let timer: NodeJS.Timeout | undefined;
+        res = await Promise.race([
+          options.app.inject({
+            method: method as InjectOptions['method'],
+            url: request.url,
+            headers: { authorization: `Bearer ${options.token}`, 'content-type': request.contentType },
+            payload: request.payload,
+          }),
+          // a form the server never answers (a cut body left waiting) is a finding, not a stuck test
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer within ${MULTIPART_TIMEOUT_MS} ms`)), MULTIPART_TIMEOUT_MS);
+          }),
+        ]).finally(() => clearTimeout(timer));
+      } catch (err) {
+        statuses.aborted = (statuses.aborted ?? 0) + 1;
+        report.failures.push({ operation, request: described, status: 0, reason: 'aborted', body: String(err) });
+        continue;
+      }
+      statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+      options.onResponse?.(operation, described, res);
+      const reason = check(res);
+      if (res.statusCode >= 500) report.serverErrors += 1;
+      if (reason) report.failures.push({ operation, request: described, status: res.statusCode, reason, body: res.payload.slice(0, 500) });
+    }
+    report.runs += requests.length;
+    report.operations.push({ operation, runs: requests.length, statuses });
+    if (options.afterOperation) await options.afterOperation(operation);
+  }
 }
 
 /** One line per operation (`GET /api/x  15 runs  200:3 400:12`) for test output. */

@@ -100,12 +100,14 @@ const guardPlugin: FastifyPluginAsync<GuardOptions> = async (app, options) => {
     const config = request.routeOptions.config;
     if (config.access === 'public') return;
     if (!isDeclared(config)) throw new AppError('FORBIDDEN', 'Route has no access declaration');
-    const user = authenticate(request);
+    const claims = authenticate(request);
+    // The agent link and roles are read as stored now (cached briefly, cleared on change), not taken
+    // from the token: an unlink or a role change applies on the very next request.
+    const live = await permissions.currentUser(claims.userId);
+    const user = { ...claims, agentId: live.agentId, roleCodes: live.roleCodes };
     request.user = user;
     if (config.permission) {
       await permissions.require(user.userId, config.permission.menu, config.permission.perm);
-    } else {
-      await permissions.requireActive(user.userId);
     }
   });
 };

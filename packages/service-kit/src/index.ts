@@ -39,7 +39,7 @@ export {
   type PageQuery,
 } from './schemas.js';
 export { paginate, applySort, type PaginateOptions, type PaginateQuery } from './paginate.js';
-export { streamRows } from './cursor.js';
+export { streamRows, streamBatches } from './cursor.js';
 export {
   sendSpreadsheet,
   writeSpreadsheet,
@@ -48,6 +48,8 @@ export {
   rateColumn,
   XLSX_CONTENT_TYPE,
   type DecimalColumnOptions,
+  type RowBatches,
+  type SpreadsheetRequest,
   type SpreadsheetColumn,
   type SpreadsheetOptions,
 } from './spreadsheet.js';
@@ -66,7 +68,10 @@ export {
 export type { AnyQuery, AnyRow, AnyDb, ResourceFilters } from './resource-types.js';
 export { f, Field, type FieldKind, type FieldTable, type MaskKind, type FilterMode } from './fields.js';
 export { listPage, type ListPage } from './list-page.js';
-export { resourceMetaSchema } from './meta.js';
+export { resourceMetaSchema, resolveLabel } from './meta.js';
+export { requestLang, textIn, type Lang, type LocalizedText } from './lang.js';
+export { FIELD_VOCABULARY, REF_TARGETS, REF_BY_KEY, type LocalText, type RefTarget } from './vocabulary.js';
+export type { LiveUser } from './permission-cache.js';
 export { escapeLike, zBoolQuery, today, todayCompact, requireRow, readSystemConfig } from './text.js';
 export { ownAgentOnly, restrictToOwnAgent } from './row-scope.js';
 export { createFieldCipher, CiphertextError, type FieldCipher } from './crypto.js';
@@ -74,3 +79,38 @@ export { maskName, maskPhone, maskResidentNo, maskAccountNo, maskEmail } from '.
 export type { ZodTypeProvider, FastifyPluginAsyncZod, FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 export { runServiceProcess, type ServiceProcessOptions, type ServiceProcessDeps, type ServiceProcessConfig } from './service-process.js';
 export { storageFolder, storedFileName, resolveStoredPath } from './file-layout.js';
+export {
+  MASK_CHAR,
+  MASKED_VALUE_MESSAGE,
+  looksMasked,
+  writeOnlyValue,
+  shownValue,
+  writeOnlyFieldsOf,
+  readOnlyMaskedFieldsOf,
+  writeOnlyGuard,
+  writeOnlyColumns,
+  registeredResources,
+  type WriteOnlyRule,
+  type WriteOnlyField,
+} from './write-only.js';
+export {
+  opsEnv,
+  opsEnvShape,
+  observePool,
+  registerHttpMetrics,
+  startMetricsServer,
+  startOpsListener,
+  collectProcessMetrics,
+  metricsText,
+  type MetricsServer,
+  type OpsEnv,
+} from './metrics.js';
+export {
+  startTracing,
+  startInMemoryTracing,
+  stopTracing,
+  tracingEnabled,
+  tracingRequested,
+  registerTracing,
+  currentTraceHeaders,
+} from './tracing.js';

@@ -21,13 +21,45 @@ SELECT u.status,
   FROM users u
  WHERE u.user_id = $1`;
 
-const STATUS_SQL = 'SELECT status FROM users WHERE user_id = $1';
+/** What the guard reads per request instead of trusting the token: status, agent link, active roles. */
+const USER_SQL = `
+SELECT u.status, u.agent_id,
+       ARRAY(SELECT r.role_code
+               FROM user_role ur
+               JOIN role r ON r.role_id = ur.role_id AND r.is_active
+              WHERE ur.user_id = u.user_id
+              ORDER BY r.role_id) AS role_codes
+  FROM users u
+ WHERE u.user_id = $1`;
+
+/** The menus whose `perm` the user's active roles grant (the same conditions as GRANT_SQL). */
+const MENUS_SQL = `
+SELECT DISTINCT m.menu_code
+  FROM user_role ur
+  JOIN role r ON r.role_id = ur.role_id AND r.is_active
+  JOIN role_menu_permission rmp ON rmp.role_id = r.role_id AND rmp.is_granted = 'Y' AND rmp.perm_code = $2
+  JOIN menu m ON m.menu_id = rmp.menu_id AND m.is_active
+  JOIN menu_permission mp ON mp.menu_id = m.menu_id AND mp.perm_code = $2
+ WHERE ur.user_id = $1`;
+
+/** The user as stored now (an ACTIVE one). */
+export interface LiveUser {
+  agentId: number | null;
+  roleCodes: string[];
+}
 
 export interface Permissions {
   /** E401 when the user is missing or not ACTIVE, E403 without a grant for (menu, perm). */
   require(userId: number, menu: string, perm: PermCode): Promise<void>;
   /** E401 when the user is missing or not ACTIVE. */
   requireActive(userId: number): Promise<void>;
+  /**
+   * The user's agent link and active roles as stored now (E401 when missing or not ACTIVE), cached
+   * briefly (`userTtlMs`) and cleared by `invalidate()`, so an unlink or a role change applies at once.
+   */
+  currentUser(userId: number): Promise<LiveUser>;
+  /** The menu codes on which the user holds `perm` (cached like `currentUser`). */
+  grantedMenus(userId: number, perm: PermCode): Promise<ReadonlySet<string>>;
   /** Clears the positive-answer cache here and, through Redis pub/sub, in every service. */
   invalidate(): Promise<void>;
   /** Clears only this process's cache. */
@@ -40,6 +72,8 @@ export interface PermissionCacheOptions {
   log: FastifyBaseLogger;
   /** Safety net only; changes are pushed through `invalidate()`. */
   ttlMs?: number;
+  /** Safety net of the per-user reads (`currentUser`, `grantedMenus`); default 30 s. */
+  userTtlMs?: number;
 }
 
 /** The pub/sub channel follows the connection's key prefix so isolated test contexts stay isolated. */
@@ -60,6 +94,14 @@ export async function createPermissions(options: PermissionCacheOptions): Promis
     return false;
   };
   const remember = (key: string) => positive.set(key, Date.now() + ttlMs);
+  const userTtlMs = options.userTtlMs ?? Math.min(30_000, ttlMs);
+  const users = new Map<number, { expires: number; user: LiveUser }>();
+  const menus = new Map<string, { expires: number; menus: ReadonlySet<string> }>();
+  const clearAll = () => {
+    positive.clear();
+    users.clear();
+    menus.clear();
+  };
 
   const assertActive = (status: string | undefined) => {
     if (status !== 'ACTIVE') throw new AppError('UNAUTHORIZED', 'User is not active');
@@ -68,7 +110,7 @@ export async function createPermissions(options: PermissionCacheOptions): Promis
   const subscriber = options.redis.duplicate();
   subscriber.on('error', (err) => options.log.warn({ err }, 'permission invalidation subscriber error'));
   subscriber.on('message', (ch) => {
-    if (ch === channel) positive.clear();
+    if (ch === channel) clearAll();
   });
   const subscribed = subscriber.subscribe(channel).then(
     () => true,
@@ -93,18 +135,33 @@ export async function createPermissions(options: PermissionCacheOptions): Promis
       remember(`${userId}|*`);
     },
     async requireActive(userId) {
-      const key = `${userId}|*`;
-      if (cached(key)) return;
-      const { rows } = await options.pool.query<{ status: string }>(STATUS_SQL, [userId]);
+      await permissions.currentUser(userId);
+    },
+    async currentUser(userId) {
+      const hit = users.get(userId);
+      if (hit && hit.expires > Date.now()) return hit.user;
+      const { rows } = await options.pool.query<{ status: string; agent_id: string | number | null; role_codes: string[] }>(USER_SQL, [userId]);
       assertActive(rows[0]?.status);
-      remember(key);
+      const row = rows[0]!;
+      const user: LiveUser = { agentId: row.agent_id === null ? null : Number(row.agent_id), roleCodes: row.role_codes };
+      users.set(userId, { expires: Date.now() + userTtlMs, user });
+      return user;
+    },
+    async grantedMenus(userId, perm) {
+      const key = `${userId}|${perm}`;
+      const hit = menus.get(key);
+      if (hit && hit.expires > Date.now()) return hit.menus;
+      const { rows } = await options.pool.query<{ menu_code: string }>(MENUS_SQL, [userId, perm]);
+      const set = new Set(rows.map((r) => r.menu_code));
+      menus.set(key, { expires: Date.now() + userTtlMs, menus: set });
+      return set;
     },
     async invalidate() {
-      positive.clear();
+      clearAll();
       await options.redis.publish(channel, String(Date.now()));
     },
     clearLocal() {
-      positive.clear();
+      clearAll();
     },
   };
 

@@ -6,7 +6,6 @@ import {
   columnOf,
   exprOf,
   formatValue,
-  isNullable,
   isStored,
   querySchemaOf,
   responseSchemaOf,
@@ -17,10 +16,12 @@ import {
   type MaskKind,
 } from './fields.js';
 import { invalid } from './errors.js';
+import { writeOnlyColumns, writeOnlyFieldsOf, writeOnlyValue } from './write-only.js';
 import { listQuery } from './schemas.js';
 import { escapeLike } from './text.js';
 import { moneyColumn, rateColumn, type SpreadsheetColumn } from './spreadsheet.js';
 import { restrictToOwnAgent } from './row-scope.js';
+import { exportHeaderOf, fieldsMetaOf } from './meta.js';
 import type { AnyDb, AnyQuery, AnyRow, Resource, ResourceContext, ResourceDeclaration, ResourceFieldMeta, ResourceMeta } from './resource-types.js';
 import type { FieldCipher } from './crypto.js';
 import type { AuthUser } from './auth.js';
@@ -71,7 +72,10 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
   const saveShape = Object.fromEntries(saveEntries.map(([k, s]) => [k, saveSchemaOf(s)]));
   const save = z.object(saveShape);
   const updateMode = decl.partialUpdate ? 'patch' : 'save';
-  const updateShape = Object.fromEntries(saveEntries.filter(([, s]) => !s.createOnly).map(([k, s]) => [k, saveSchemaOf(s, updateMode)]));
+  // A write-only (masked/encrypted) field is never required in an update body: absent = unchanged.
+  const writeOnlyKeys = new Set(writeOnlyFieldsOf(decl.fields).map((w) => w.key));
+  const updateSchemaOf = (k: string, s: FieldSpec) => saveSchemaOf(s, writeOnlyKeys.has(k) ? 'patch' : updateMode);
+  const updateShape = Object.fromEntries(saveEntries.filter(([, s]) => !s.createOnly).map(([k, s]) => [k, updateSchemaOf(k, s)]));
   const update = z.object({
     ...updateShape,
     ...(versionEntry ? { version: z.number().int().min(0).optional().describe('the version read; a stale one gives B002') } : {}),
@@ -218,13 +222,24 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     return decl.mapResponse ? decl.mapResponse(resp, row) : resp;
   };
   const toResp = responder(visible);
+  /** A cell of the narrow export: the field's response value computed from the selected row. */
+  const exportCell = (k: string, s: FieldSpec) => {
+    const mask = s.masked ? MASKS[s.masked] : undefined;
+    return mask
+      ? (row: AnyRow) => {
+          const v = formatValue(s, row[k]);
+          return typeof v === 'string' ? mask(v) : v;
+        }
+      : (row: AnyRow) => formatValue(s, row[k]);
+  };
 
   // ---- writes
-  const columnsOf = (body: AnyRow, ctx: ResourceContext, mode: 'create' | 'update'): AnyRow => {
-    const values: AnyRow = {};
+  // An update replaces the saved fields (README "Updates"), except write-only ones (write-only.ts).
+  const columnsOf = (body: AnyRow, ctx: ResourceContext, mode: 'create' | 'update', existing?: AnyRow): AnyRow => {
+    const values: AnyRow = mode === 'update' ? writeOnlyColumns(decl.fields, ctx.request, body, existing, ctx.cipher) : {};
     for (const [k, s] of saveEntries) {
-      if (mode === 'update' && (s.createOnly || (decl.partialUpdate && body[k] === undefined))) continue;
-      let v = storeValue(s, body[k]);
+      if (mode === 'update' && (s.createOnly || writeOnlyKeys.has(k) || (decl.partialUpdate && body[k] === undefined))) continue;
+      let v = storeValue(s, writeOnlyKeys.has(k) ? writeOnlyValue({ field: k, optional: s.save !== 'required' }, body[k], 'create') : body[k]);
       if (s.encrypted && v !== null) v = ctx.cipher.encrypt(String(v));
       values[columnOf(k, s)] = v;
     }
@@ -237,45 +252,49 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     return decl.beforeWrite ? decl.beforeWrite(values, body, ctx) : values;
   };
   const toUpdate = async (body: AnyRow, ctx: ResourceContext, existing: AnyRow) => {
-    const values = columnsOf(body, ctx, 'update');
+    const values = columnsOf(body, ctx, 'update', existing);
     if (auditColumns.updatedBy) values[auditColumns.updatedBy] = ctx.userId;
     if (auditColumns.updatedAt) values[auditColumns.updatedAt] = new Date();
     return decl.beforeWrite ? decl.beforeWrite(values, body, ctx, existing) : values;
   };
 
   // ---- export
-  const exportColumns: Array<SpreadsheetColumn<AnyRow>> = visible
-    .filter(([, s]) => s.export !== false && !s.audit?.endsWith('By'))
+  const exportEntries = visible.filter(([, s]) => s.export !== false && !s.audit?.endsWith('By'));
+  // A 1,000,000-row export selects only its own columns and its cells are read from the selected row
+  // itself (no response object per row; money and rates formatted once, by their columns), unless
+  // mapResponse or exportExtra may read any field of the response.
+  const narrowExport = !decl.mapResponse && !decl.exportExtra?.length && exportEntries.length > 0;
+  const exportColumns: Array<SpreadsheetColumn<AnyRow>> = exportEntries
     .map(([k, s]) => {
-      const header = (s.export && s.export.label) || s.label || k;
+      const header = exportHeaderOf(k, s);
       const width = s.export ? s.export.width : undefined;
       if (s.kind === 'money' && !s.masked) return moneyColumn(header, k, width ? { width } : {});
       if (s.kind === 'rate' && !s.masked) return rateColumn(header, k, width ? { width } : {});
       const column: SpreadsheetColumn<AnyRow> = { header, key: k };
       if (width) column.width = width;
       if (s.kind === 'json') column.value = (r) => (r[k] === null || r[k] === undefined ? null : JSON.stringify(r[k]));
+      else if (narrowExport && !s.encrypted) column.value = exportCell(k, s);
       return column;
     });
   exportColumns.push(...(decl.exportExtra ?? []));
+  const exportSelect = !narrowExport
+    ? select
+    : (db: Db): AnyQuery => {
+        const qb = (decl.baseQuery ? decl.baseQuery(db as unknown as AnyDb) : (db as unknown as AnyDb).selectFrom(`${decl.table} as ${alias}`))
+          .select(exportEntries.map(([k]) => expr(k).as(k)) as never);
+        return softDelete ? qb.where(sql<SqlBool>`${sql.ref(`${alias}.${softDelete.soft}`)} is distinct from ${softValue}`) : qb;
+      };
+  // Narrow: the selected row itself, its encrypted fields decrypted (and formatted, masked) in place.
+  const encryptedExports = exportEntries.filter(([, s]) => s.encrypted);
+  const decryptExports = responder(encryptedExports);
+  const exportRow = !narrowExport
+    ? toResp
+    : encryptedExports.length === 0
+      ? (row: AnyRow) => row
+      : (row: AnyRow, cipher: FieldCipher) => Object.assign(row, decryptExports(row, cipher));
 
   // ---- metadata
-  const fieldsMeta: ResourceFieldMeta[] = visible.map(([k, s]) => ({
-    key: k,
-    kind: s.kind,
-    label: s.label ?? k,
-    ...(s.enumValues ? { enumValues: s.enumValues } : {}),
-    ...(s.source.type === 'codeName' ? { codeGroup: s.source.groupCode } : {}),
-    ...(s.filter ? { filter: s.filter } : {}),
-    sort: Boolean(s.sort),
-    search: Boolean(s.search),
-    save: Boolean(s.save && isStored(s) && !s.audit),
-    required: s.save === 'required',
-    createOnly: Boolean(s.createOnly),
-    readOnly: !(s.save && isStored(s)),
-    nullable: isNullable(s),
-    ...(s.masked ? { masked: s.masked } : {}),
-    ...(s.detailOnly ? { detailOnly: true } : {}),
-  }));
+  const fieldsMeta: ResourceFieldMeta[] = fieldsMetaOf(visible, decl.name);
   const idParam = decl.idParam ?? 'id';
   const canDelete = decl.delete !== false;
   const exportPerm = decl.export === undefined ? 'READ' : decl.export;
@@ -346,6 +365,8 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     toInsert,
     toUpdate,
     exportColumns,
+    exportSelect,
+    exportRow,
     meta,
   };
 }

@@ -87,9 +87,15 @@ export interface ResourceDeclaration<F extends FieldTable = FieldTable> {
 export interface ResourceFieldMeta {
   key: string;
   kind: string;
-  label: string;
+  /** Korean and English (declared, else the kit vocabulary). */
+  label: { ko: string; en: string };
+  /** How to show the value: the kind, or `code` (a common code of `codeGroup`) / `ref` (see `ref`). */
+  display: string;
   enumValues?: readonly string[];
   codeGroup?: string;
+  /** This field only names `twinOf` (a code's name, a reference's joined name). */
+  twinOf?: string;
+  ref?: { resource: string; valueField: string; labelField: string; displayField?: string; picker: 'search' | 'select' | 'tree' };
   filter?: string;
   sort: boolean;
   search: boolean;
@@ -170,5 +176,9 @@ export interface Resource<Resp extends AnyRow = AnyRow> {
   toInsert(body: AnyRow, ctx: ResourceContext): Promise<AnyRow>;
   toUpdate(body: AnyRow, ctx: ResourceContext, existing: AnyRow): Promise<AnyRow>;
   exportColumns: Array<SpreadsheetColumn<AnyRow>>;
+  /** The export's select: only the exported fields when nothing else can read the row (else `select`). */
+  exportSelect(db: Db): AnyQuery;
+  /** A selected export row as `exportColumns` read it (else `toResp`). */
+  exportRow(row: AnyRow, cipher: FieldCipher): AnyRow;
   meta: ResourceMeta;
 }

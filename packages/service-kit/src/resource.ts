@@ -7,11 +7,12 @@ import { envelope, ok, pageResponse } from './envelope.js';
 import { perm } from './guard.js';
 import { zId } from './schemas.js';
 import { listPage } from './list-page.js';
-import { streamRows } from './cursor.js';
+import { streamBatches } from './cursor.js';
 import { sendSpreadsheet } from './spreadsheet.js';
 import { todayCompact } from './text.js';
 import { compileResource } from './resource-compile.js';
 import { registryOf } from './meta.js';
+import { trackResource, writeOnlyGuard } from './write-only.js';
 import type { FieldTable } from './fields.js';
 import type { AnyDb, AnyRow, Resource, ResourceContext, ResourceDeclaration } from './resource-types.js';
 
@@ -52,6 +53,7 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
   const params = z.object({ [idParam]: zId });
   const softDelete = ops.delete && ops.delete.mode === 'soft' ? ops.delete : undefined;
   registryOf(app)?.push(resource.meta);
+  trackResource(app, resource);
 
   const idOf = (request: FastifyRequest) => (request.params as Record<string, number>)[idParam]!;
   const context = (request: FastifyRequest, trx: ResourceContext['trx']): ResourceContext => ({
@@ -95,14 +97,13 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
       },
       async (request, reply: FastifyReply) => {
         const q = request.query as AnyRow;
-        const qb = resource.orderBy(resource.applyFilters(resource.select(app.db), q, request.user), q as { sortField?: string });
-        const rows = streamRows<AnyRow>(app.pool, qb.compile());
-        const mapped = mapRows(rows, (row) => resource.toResp(row, app.cipher));
+        const qb = resource.orderBy(resource.applyFilters(resource.exportSelect(app.db), q, request.user), q as { sortField?: string });
+        const batches = streamBatches<AnyRow>(app.pool, qb.compile(), EXPORT_BATCH_ROWS);
         return sendSpreadsheet(reply, {
           fileName: `${resource.name}-${todayCompact()}.xlsx`,
           sheetName: resource.name,
           columns: resource.exportColumns,
-          rows: mapped,
+          batches: mapBatches(batches, (row) => resource.exportRow(row, app.cipher)),
         });
       },
     );
@@ -130,6 +131,7 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
       resource.path,
       {
         config: perm(resource.menu, 'CREATE'),
+        preValidation: writeOnlyGuard(resource.declaration.fields, 'create'),
         schema: {
           tags,
           summary: `Create ${resource.name}`,
@@ -159,6 +161,7 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
       itemPath,
       {
         config: perm(resource.menu, 'UPDATE'),
+        preValidation: writeOnlyGuard(resource.declaration.fields, 'update'),
         schema: { tags, summary: `Update ${resource.name}`, params, body: resource.schemas.update, response: { 200: envelope() } },
       },
       async (request) => {
@@ -225,6 +228,9 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
   }
 }
 
-async function* mapRows<A, B>(rows: AsyncIterable<A>, map: (row: A) => B): AsyncGenerator<B> {
-  for await (const row of rows) yield map(row);
+/** Rows per cursor read of an export (one await and one array per read). */
+const EXPORT_BATCH_ROWS = 2000;
+
+async function* mapBatches<A, B>(batches: AsyncIterable<A[]>, map: (row: A) => B): AsyncGenerator<B[]> {
+  for await (const rows of batches) yield rows.map(map);
 }

@@ -6,6 +6,8 @@ import { createDb, createPool, migrate, type Db } from '@csp/db';
 import { runService } from './app.js';
 import { loadServiceConfig, type ServiceConfig } from './config.js';
 import { createLogger } from './logger.js';
+import { opsEnvShape, startMetricsServer } from './metrics.js';
+import { startTracing } from './tracing.js';
 
 /** The common settings, PORT and the service's own settings. */
 export type ServiceProcessConfig<Extra extends z.ZodRawShape> = ServiceConfig & { PORT: number } & z.output<
@@ -41,8 +43,10 @@ export async function runServiceProcess<Extra extends z.ZodRawShape = {}>(
 ): Promise<void> {
   const config = loadServiceConfig(options.name, {
     PORT: z.coerce.number().int().min(0).max(65535).default(options.defaultPort),
+    ...opsEnvShape,
     ...(options.config ?? ({} as Extra)),
-  }) as unknown as ServiceProcessConfig<Extra>;
+  }) as unknown as ServiceProcessConfig<Extra> & { METRICS_PORT?: number; METRICS_HOST: string };
+  await startTracing(options.name);
   const logger = createLogger({ name: options.name, level: config.LOG_LEVEL });
   const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: options.name });
   const db = createDb(pool);
@@ -55,6 +59,10 @@ export async function runServiceProcess<Extra extends z.ZodRawShape = {}>(
     await options.afterMigrate?.(deps);
     const app = await options.buildApp(deps);
     await runService(app, { port: config.PORT, host: config.HOST });
+    if (config.METRICS_PORT !== undefined) {
+      const metrics = await startMetricsServer(config.METRICS_PORT, config.METRICS_HOST);
+      logger.info({ port: metrics.port }, 'metrics listener ready');
+    }
   } catch (err) {
     logger.fatal({ err }, `${options.name} failed to start`);
     await db.destroy().catch(() => {});

@@ -8,6 +8,13 @@ import { createTestDatabase } from '@csp/db/testing';
 import { loadServiceConfig, type ServiceConfig } from './config.js';
 import { signAccessToken, type AuthUser } from './auth.js';
 
+export {
+  runWriteOnlyRoundTrip,
+  scanMaskedColumns,
+  type WriteOnlyCase,
+  type WriteOnlyReport,
+  type MaskedScanFinding,
+} from './write-only-testing.js';
 export { compareOpenApi, type BreakingChange, type BreakingKind } from './openapi-contract.js';
 export {
   fuzzOpenApi,

@@ -15,7 +15,7 @@ const people = defineResource({
   menu: DEMO_MENU,
   fields: {
     personId: f.id(),
-    personName: f.text({ max: 50 }).required().sort().search().masked('name').label('Name'),
+    personName: f.text({ max: 50 }).required().sort().search().masked('name').label('이름', 'Name'),
     kind: f.enum(KINDS).save().filter('in'),
     kindName: f.codeName('DEMO_KIND', 'kind'),
     agentId: f.ref().save().filter(),
@@ -150,7 +150,7 @@ describe('a field-table resource', () => {
   });
 
   it('exports money as number cells with the field labels', async () => {
-    const res = await call('GET', '/api/people/excel?salaryFrom=2500');
+    const res = await call('GET', '/api/people/excel?salaryFrom=2500&lang=en');
     expect(res.statusCode).toBe(200);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
@@ -176,7 +176,7 @@ describe('a field-table resource', () => {
     });
     const byKey = Object.fromEntries(meta.fields.map((x: { key: string }) => [x.key, x]));
     expect(byKey.kind).toMatchObject({ kind: 'enum', enumValues: [...KINDS], filter: 'in', save: true, required: false });
-    expect(byKey.personName).toMatchObject({ required: true, sort: true, search: true, masked: 'name', label: 'Name' });
+    expect(byKey.personName).toMatchObject({ required: true, sort: true, search: true, masked: 'name', label: { ko: '이름', en: 'Name' } });
     expect(byKey.kindName).toMatchObject({ codeGroup: 'DEMO_KIND', readOnly: true });
     expect(byKey.joinedOn).toMatchObject({ createOnly: true });
   });

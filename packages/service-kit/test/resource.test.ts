@@ -178,7 +178,8 @@ describe('resource list', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
-    expect(sheet.getRow(1).values).toEqual([undefined, 'itemId', 'itemCode', 'itemName', 'amount', 'rate', 'status', 'validFrom', 'version']);
+    // Headers in Korean by default: the vocabulary's label where the key has one, else the declared label or the key.
+    expect(sheet.getRow(1).values).toEqual([undefined, 'itemId', 'itemCode', 'itemName', '금액', 'rate', '상태', 'validFrom', '버전']);
     expect(sheet.rowCount).toBe(5);
     expect(sheet.getRow(2).getCell(2).value).toBe('Q-4');
     // Money is a number cell Excel can sum (kit v2 derives it from the field kind).

@@ -76,6 +76,8 @@ export interface SettleSpec {
   recruit?: string;
   maintain?: string;
   override?: string;
+  other?: string;
+  correction?: string;
   plus?: string;
   minus?: string;
   chargeback?: string;
@@ -94,6 +96,8 @@ export async function addSettle(db: Db, agentId: number, settleMonth: string, s:
       recruit_total: s.recruit ?? '0',
       maintain_total: s.maintain ?? '0',
       override_total: s.override ?? '0',
+      other_total: s.other ?? '0',
+      correction_total: s.correction ?? '0',
       exception_plus: s.plus ?? '0',
       exception_minus: s.minus ?? '0',
       chargeback_total: s.chargeback ?? '0',

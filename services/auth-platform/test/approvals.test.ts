@@ -129,7 +129,7 @@ describe('a three-step request', () => {
     expect(again.body).toMatchObject({ code: 'B001', message: `Approval request ${id} is APPROVED` });
 
     const detail = await call(ctx, 'GET', `/api/approvals/requests/${id}`, outsider.token);
-    expect(detail.body.data).toMatchObject({ requestId: id, targetType: 'SETTLE', targetId: settleId, status: 'APPROVED', statusName: 'Approved', currentStep: 3, stepCount: 3, decidedBy: third.userId, requestedBy: requester.userId, requesterName: '요청자' });
+    expect(detail.body.data).toMatchObject({ requestId: id, targetType: 'SETTLE', targetId: settleId, status: 'APPROVED', statusName: '승인', currentStep: 3, stepCount: 3, decidedBy: third.userId, requestedBy: requester.userId, requesterName: '요청자' });
     expect(detail.body.data.steps.map((s: any) => [s.stepNo, s.roleCode, s.status, s.decidedBy, s.deciderName, s.comment])).toEqual([
       [1, 'STEP_ONE', 'APPROVED', first.userId, '박일번', 'figures checked'],
       [2, 'STEP_TWO', 'APPROVED', second.userId, 'Second Approver', null],

@@ -33,7 +33,7 @@ describe('common codes', () => {
     expect(codes.map((c: any) => c.code)).toEqual(['ACTIVE', 'LEAVE', 'SUSPEND']);
     expect(codes[0]).toEqual({
       code: 'ACTIVE',
-      codeName: 'Active',
+      codeName: '재직',
       codeNameEn: 'Active',
       codeDesc: null,
       attr1: null,
@@ -41,7 +41,32 @@ describe('common codes', () => {
       attr3: null,
       refCode: null,
       sortOrder: 1,
+      tone: 'good',
     });
+  });
+
+  it('seeds every code with a Korean name, its English name and a tone (V110)', async () => {
+    const settle = (await call('GET', '/api/common/codes/SETTLE_STATUS')).json().data;
+    expect(settle.map((c: any) => [c.code, c.codeName, c.codeNameEn, c.tone])).toEqual([
+      ['CALCULATED', '계산 완료', 'Calculated', 'busy'],
+      ['CONFIRMED', '확정', 'Confirmed', 'good'],
+      ['HOLD', '보류', 'On hold', 'warn'],
+      ['PAID', '지급 완료', 'Paid', 'good'],
+    ]);
+    const untranslated = await ctx.db
+      .selectFrom('common_code')
+      .select(['group_code', 'code', 'code_name', 'code_name_en'])
+      .where((eb) => eb.or([eb('code_name', '=', eb.ref('code_name_en')), eb('code_name_en', 'is', null)]))
+      .where('code_name', '!~', '[가-힣]')
+      .where('created_by', 'is', null) // the seeds, not codes other tests write
+      .execute();
+    // Only names that read the same in both languages (acronyms) stay Latin.
+    expect(untranslated.map((r) => r.code_name).sort()).toEqual(['API', 'CSV', 'EDI', 'FTP', 'JSON', 'JSON', 'PDF', 'SSO', 'XML']);
+    // A code written with a tone keeps it; without one it is plain.
+    await createGroup('TONED', ['A']);
+    expect((await call('PUT', '/api/common/codes/groups/TONED/codes/A', { tone: 'bad' })).statusCode).toBe(200);
+    expect((await call('GET', '/api/common/codes/TONED')).json().data.map((c: any) => c.tone)).toEqual(['bad']);
+    expect((await call('PUT', '/api/common/codes/groups/TONED/codes/A', { tone: 'loud' })).json().code).toBe('E411');
   });
 
   it('an unknown group is E404', async () => {

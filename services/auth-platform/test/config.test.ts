@@ -73,6 +73,36 @@ describe('system config', () => {
     }
   });
 
+  it('validates each key by its own rule: closed days, percents, hours, approval lines', async () => {
+    for (const [key, value, message] of [
+      ['BANK_CLOSED_DAYS', '2026-12-31,2026-02-30', 'must be dates YYYY-MM-DD separated by commas (2026-02-30 is not one)'],
+      ['BANK_CLOSED_DAYS', 'tomorrow', 'must be dates YYYY-MM-DD separated by commas (tomorrow is not one)'],
+      ['RETENTION_ALERT_13M', '101', 'must be a percent between 0 and 100'],
+      ['TRAINING_HOURS_REQUIRED', '12.5', 'must be a whole number of hours (0-9999)'],
+      ['WITHDRAW_APPROVAL_LINE', 'NO_SUCH_LINE', 'approval line NO_SUCH_LINE does not exist'],
+    ] as const) {
+      const res = await put(key, value);
+      expect(res.json(), `${key}=${value}`).toMatchObject({ code: 'E411', data: { errors: [{ field: 'value', message }] } });
+    }
+    expect((await put('BANK_CLOSED_DAYS', '2026-12-31, 2027-01-02')).statusCode).toBe(200);
+    expect((await put('RETENTION_ALERT_13M', '82.5')).statusCode).toBe(200);
+    expect((await put('WITHDRAW_APPROVAL_LINE', 'WITHDRAW_DEFAULT')).statusCode).toBe(200);
+    const entries = await list();
+    expect(entries.find((e) => e.configKey === 'BANK_CLOSED_DAYS')!.configValue).toBe('2026-12-31, 2027-01-02');
+    expect(entries.find((e) => e.configKey === 'RETENTION_ALERT_13M')!.configValue).toBe('82.5');
+  });
+
+  it('each change is in the change log API with its before and after values', async () => {
+    expect((await put('RECON_DIFF_THRESHOLD', '0.5')).statusCode).toBe(200);
+    await flushLogs(ctx);
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/system/logs/changes?tableName=system_config&recordId=RECON_DIFF_THRESHOLD', headers });
+    expect(res.statusCode).toBe(200);
+    const [entry] = res.json().data.list;
+    expect(entry).toMatchObject({ menuCode: 'SYSTEM_CONFIG', action: 'UPDATE', recordId: 'RECON_DIFF_THRESHOLD' });
+    expect(entry.beforeData).toMatchObject({ configKey: 'RECON_DIFF_THRESHOLD', configValue: '0' });
+    expect(entry.afterData).toMatchObject({ configKey: 'RECON_DIFF_THRESHOLD', configValue: '0.5' });
+  });
+
   it('an unknown key is E404', async () => {
     const res = await put('NO_SUCH_KEY', 'x');
     expect(res.statusCode).toBe(404);

@@ -4,8 +4,10 @@ import { formatFuzzReport, fuzzOpenApi, type FuzzReport } from '@csp/service-kit
 import { setup, type Ctx } from './helpers.js';
 
 const RUNS = 15;
+const MULTIPART_RUNS = 30;
 let ctx: Ctx;
 let report: FuzzReport;
+let multipartReport: FuzzReport;
 
 /**
  * The fuzzer acts as the seeded admin and may lock it, take its roles, deactivate or delete menus or
@@ -40,7 +42,24 @@ beforeAll(async () => {
   await snapshotAccess();
   report = await fuzzOpenApi({ app: ctx.app, token: ctx.adminToken, runsPerOperation: RUNS, afterOperation: restoreAccess });
   console.log(formatFuzzReport(report));
-}, 120_000);
+  // the upload operation with hostile files and broken forms (the document does not describe multipart)
+  multipartReport = await fuzzOpenApi({
+    app: ctx.app,
+    token: ctx.adminToken,
+    document: { paths: {} },
+    multipart: {
+      'POST /api/files/upload': {
+        query: { groupId: ['fuzz-group', 'g.1'] },
+        // Known finding (issue 23 item 3, files.routes.ts, owned elsewhere): a body cut inside the file
+        // answers F002 (500) and a multipart content type without boundary E500; those two form shapes
+        // are left out here until the route maps them to E411 (intake's receiveMultipart does).
+        forms: ['normal', 'nul-file-name', 'long-file-name', 'path-file-name', 'no-file', 'two-files', 'fields-after-file'],
+      },
+    },
+    multipartRuns: MULTIPART_RUNS,
+  });
+  console.log(formatFuzzReport(multipartReport));
+}, 300_000);
 afterAll(async () => {
   await ctx?.close();
 });
@@ -62,7 +81,15 @@ describe('OpenAPI fuzz (every operation, fixed seed)', () => {
   });
 });
 
-describe('multipart text (the fuzzer sends JSON only)', () => {
+describe('OpenAPI fuzz of the upload operation (multipart, hostile files)', () => {
+  it(`sends ${MULTIPART_RUNS} generated forms to POST /api/files/upload; no 5xx, always the envelope`, () => {
+    expect(multipartReport.operations.map((o) => [o.operation, o.runs])).toEqual([['POST /api/files/upload [multipart]', MULTIPART_RUNS]]);
+    expect(multipartReport.failures).toEqual([]);
+    expect(multipartReport.serverErrors).toBe(0);
+  });
+});
+
+describe('multipart text (file names and form fields)', () => {
   it('an uploaded file name with a NUL is E411 on "file", not a 500', async () => {
     const outcomes = [];
     for (const disposition of [`form-data; name="file"; filename*=UTF-8''a%00b.txt`, 'form-data; name="file"; filename="a\u0000b.txt"']) {

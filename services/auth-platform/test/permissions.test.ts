@@ -77,7 +77,7 @@ describe('permissions by role', () => {
     }
   });
 
-  it('/api/menus/my for AGENT holds only the ledger pages and the settlement list, under their directories', async () => {
+  it('/api/menus/my for AGENT holds only the ledger pages, the settlement list and its disputes, under their directories', async () => {
     const res = await get('/api/menus/my', await ctx.tokenFor('AGENT'));
     expect(res.statusCode).toBe(200);
     const tree = res.json().data as Array<{ menuCode: string; menuType: string; permissions: string[]; children: any[] }>;
@@ -89,7 +89,11 @@ describe('permissions by role', () => {
       ['LEDGER_MAINTAIN', ['READ']],
       ['LEDGER_EXCEPTION', ['READ']],
     ]);
-    expect(tree[1]!.children.map((c) => [c.menuCode, c.permissions, c.menuPath])).toEqual([['SETTLE_LIST', ['READ'], 'settle']]);
+    // V087 (DECISIONS "Settlement lifecycle"): an agent raises and reads disputes on its own rows.
+    expect(tree[1]!.children.map((c) => [c.menuCode, c.permissions, c.menuPath])).toEqual([
+      ['SETTLE_LIST', ['READ'], 'settle'],
+      ['DISPUTE', ['READ', 'CREATE'], 'settle/disputes'],
+    ]);
     expect(ledger.children[0]).toEqual({
       menuId: await menuId('LEDGER_RECRUIT'),
       parentMenuId: await menuId('LEDGER'),
@@ -175,7 +179,7 @@ describe('role permission matrix', () => {
     expect((await get('/api/notices', agentToken)).statusCode).toBe(403);
     // The ledger grants survived the round trip.
     const after = await ctx.db.selectFrom('role_menu_permission').select(['menu_id', 'perm_code']).where('role_id', '=', agentRole).execute();
-    expect(after).toHaveLength(4);
+    expect(after).toHaveLength(6); // 3 ledgers + settle list READ, DISPUTE READ + CREATE (V087)
   });
 
   it('a grant for a permission the menu does not offer is E411', async () => {

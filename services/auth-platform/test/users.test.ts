@@ -122,6 +122,29 @@ describe('users', () => {
     expect(JSON.stringify(log)).not.toContain('$2b$');
   });
 
+  it('an agent unlink and a role change apply to the same token on its very next request (issue 23 item 7)', async () => {
+    const id = await createUser(ctx, { loginId: 'linked.agent', password: 'Right1234', roleCodes: ['AGENT'], agentId: 7 });
+    const token = (await login(ctx, 'linked.agent', 'Right1234')).json().data.accessToken as string;
+    const me = async () => (await ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) })).json().data;
+    const users = async () => (await ctx.app.inject({ method: 'GET', url: '/api/users', headers: bearer(token) })).statusCode;
+    expect(await me()).toMatchObject({ agentId: 7, roleCodes: ['AGENT'] });
+    expect(await users()).toBe(403);
+
+    const unlink = await ctx.app.inject({ method: 'PUT', url: `/api/users/${id}`, headers, payload: { userName: 'Linked agent', agentId: null } });
+    expect(unlink.statusCode).toBe(200);
+    expect(await me()).toMatchObject({ agentId: null, roleCodes: ['AGENT'] });
+
+    const admin = await ctx.db.selectFrom('role').select('role_id').where('role_code', '=', 'SUPER_ADMIN').executeTakeFirstOrThrow();
+    const roles = await ctx.app.inject({ method: 'PUT', url: `/api/users/${id}/roles`, headers, payload: { roleIds: [admin.role_id] } });
+    expect(roles.statusCode).toBe(200);
+    expect(await me()).toMatchObject({ agentId: null, roleCodes: ['SUPER_ADMIN'] });
+    expect(await users()).toBe(200);
+
+    const none = await ctx.app.inject({ method: 'PUT', url: `/api/users/${id}/roles`, headers, payload: { roleIds: [] } });
+    expect(none.statusCode).toBe(200);
+    expect(await users()).toBe(403);
+  });
+
   it('password reset without a body returns a temporary password once; with newPassword it sets that one', async () => {
     const id = await createUser(ctx, { loginId: 'forgetful', password: 'Old123456' });
     const generated = await ctx.app.inject({ method: 'PUT', url: `/api/users/${id}/password-reset`, headers });

@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { registerHttpMetrics, registerTracing } from '@csp/service-kit/ops';
 import { registerApiDocs } from './api-docs.js';
 import type { GatewayConfig } from './config.js';
 import { failure } from './envelope.js';
@@ -44,6 +45,9 @@ export async function buildGatewayApp(config: GatewayConfig, options: GatewayApp
     void reply.header('x-request-id', request.id);
     done();
   });
+  // Request spans (only when tracing is on; the forwarder passes their context on) and the HTTP histogram.
+  await registerTracing(app);
+  await registerHttpMetrics(app, 'gateway');
 
   app.setErrorHandler((error: FastifyError & { statusCode?: number }, request, reply) => {
     const status = error.statusCode ?? 500;

@@ -31,8 +31,14 @@ const envSchema = z.object({
   BATCH_PREFIX: z.string().min(1).max(50).optional(),
   /** Lifetime of the /ops session cookie (queue dashboard). */
   OPS_SESSION_TTL_SECONDS: positiveInt(900),
+  /** Ops port of GET /metrics (Prometheus); unset = no metrics listener. Never the public port. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('0.0.0.0'),
   ...Object.fromEntries(SERVICE_NAMES.map((s) => [UPSTREAM_ENV[s].env, z.url().default(UPSTREAM_ENV[s].defaultUrl)])),
 });
+
+/** The variables the gateway reads (docker compose consistency test). */
+export const GATEWAY_ENV_KEYS: readonly string[] = Object.keys(envSchema.shape);
 
 export interface GatewayConfig {
   nodeEnv: 'development' | 'test' | 'production';
@@ -54,6 +60,9 @@ export interface GatewayConfig {
   batchPrefix?: string | undefined;
   /** Default 900. */
   opsSessionTtlSeconds?: number;
+  /** The /metrics listener (ops port); undefined = none. */
+  metricsPort?: number | undefined;
+  metricsHost?: string;
 }
 
 /** Reads and validates the gateway's environment once; throws (refusing to start) on bad values. */
@@ -83,5 +92,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     redisUrl: e.REDIS_URL,
     batchPrefix: e.BATCH_PREFIX,
     opsSessionTtlSeconds: e.OPS_SESSION_TTL_SECONDS,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
   };
 }

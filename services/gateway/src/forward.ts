@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, RawServerBase } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
+import { context, propagation, trace } from '@opentelemetry/api';
 import type { Readable } from 'node:stream';
 import type { Dispatcher, Pool } from 'undici';
 import { failure } from './envelope.js';
@@ -31,6 +32,9 @@ function upstreamHeaders(request: AnyRequest): IncomingHttpHeaders {
   headers['x-forwarded-for'] = forwardedFor ? `${String(forwardedFor)}, ${request.ip}` : request.ip;
   headers['x-forwarded-proto'] = request.protocol;
   if (request.host) headers['x-forwarded-host'] = request.host;
+  // W3C trace context of the gateway's span, so the service's span joins the same trace.
+  const ctx = context.active();
+  if (trace.getSpan(ctx)?.isRecording()) propagation.inject(ctx, headers);
   return headers;
 }
 

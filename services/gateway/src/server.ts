@@ -1,7 +1,9 @@
+import { startMetricsServer, startTracing } from '@csp/service-kit/ops';
 import { buildGatewayApp } from './app.js';
 import { loadGatewayConfig } from './config.js';
 
 const config = loadGatewayConfig();
+await startTracing('gateway');
 const app = await buildGatewayApp(config, {
   logger: {
     level: config.logLevel,
@@ -28,3 +30,7 @@ process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.port, host: config.host });
 app.log.info({ upstreams: config.upstreams }, `gateway listening on ${config.host}:${config.port}`);
+if (config.metricsPort !== undefined) {
+  const metrics = await startMetricsServer(config.metricsPort, config.metricsHost);
+  app.log.info({ port: metrics.port }, 'metrics listener ready');
+}

@@ -1,4 +1,5 @@
 import { runWorkerProcess } from '@csp/batch';
+import { startOpsListener, startTracing } from '@csp/service-kit/ops';
 import { z } from 'zod';
 import { setChunkSizes } from './calc/chunk-sizes.js';
 import { ledgerSteps } from './steps/index.js';
@@ -14,6 +15,9 @@ const chunkEnv = z.object({
   BATCH_CHUNK_AGENTS: z.coerce.number().int().min(100).max(50_000).default(2_000),
 });
 
+// Traces when OTEL_* asks for them; GET /metrics on METRICS_PORT (ops port) when set.
+await startTracing('ledger-settlement-worker');
+await startOpsListener();
 await runWorkerProcess({
   service: 'ledger-settlement',
   steps: ledgerSteps,

@@ -189,6 +189,8 @@ describe('settlement list, detail and summary', () => {
       exceptionPlus: '300.00',
       exceptionMinus: '100.00',
       chargeback: '200.00',
+      correction: '0.00',
+      other: '0.00',
       gross: '9925.79',
       tax: '327.55',
       net: '9598.24',
@@ -257,6 +259,8 @@ describe('explain', () => {
       taxRate: '3.3',
       tax: '280.52',
       net: '8220.23',
+      correction: '0.00',
+      other: '0.00',
     });
     expect(e.formula).toBe(
       'gross = recruit + maintain + override + exceptionPlus - chargeback - exceptionMinus; tax = pct(gross, TAX_RATE); net = gross - tax',

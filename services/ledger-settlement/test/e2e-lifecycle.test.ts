@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '@csp/db';
 import { gatewayClient, startPlatform, TEST_ADMIN_PASSWORD, type Platform } from './e2e-platform.js';
+import { expectMonthPartsAddUp } from './parts-of-gross.js';
 
 /**
  * The settlement lifecycle through the gateway (issue 15): runs requested and polled through the API, a
@@ -123,5 +124,17 @@ describe('settlement lifecycle through the gateway', () => {
       ['DISPUTE', ids.dispute, '202502', '75.25'],
     ]);
     expect(e.reconciles).toBe(true);
+  });
+
+  it('carries every part of gross (corrections included) on each settle row, summary and explain of the three months', async () => {
+    const checked = [];
+    for (const month of ['202501', '202502', '202503']) checked.push(await expectMonthPartsAddUp((path) => ok('GET', path), month));
+    expect(checked).toEqual([
+      { settleRows: 2, summaryRows: 5, explainRows: 2 },
+      { settleRows: 2, summaryRows: 5, explainRows: 2 },
+      { settleRows: 2, summaryRows: 5, explainRows: 2 },
+    ]);
+    const s = await settleOf(3001, '202502');
+    expect([s.recruitTotal, s.correctionTotal, s.otherTotal, s.grossAmount]).toEqual(['1800.00', '150.50', '0.00', '1950.50']);
   });
 });

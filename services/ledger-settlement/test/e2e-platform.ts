@@ -18,6 +18,7 @@ import { buildApp as buildMasterDataApp } from '@csp/master-data/app';
 import { buildApp as buildIntakeApp } from '@csp/intake/app';
 import { intakeSteps } from '@csp/intake/steps';
 import { paymentTaxSteps } from '@csp/payment-tax/steps';
+import { buildApp as buildPaymentTaxApp } from '@csp/payment-tax/app';
 import { buildApp as buildLedgerApp } from '../src/app.js';
 import { ledgerSteps } from '../src/steps/index.js';
 import { REDIS_URL, removeRedisPrefix } from './api-helpers.js';
@@ -60,6 +61,8 @@ export interface PlatformOptions {
   stalledInterval?: number;
   /** Also serve intake's HTTP app (receive, mapping, upload) behind the gateway (default: off). */
   withIntake?: boolean;
+  /** Also serve payment-tax's HTTP app (payments, transfer files) behind the gateway (default: off). */
+  withPaymentTax?: boolean;
 }
 
 /**
@@ -119,6 +122,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     closers.push(() => rm(storageDir, { recursive: true, force: true }));
     intakeUrl = await service('intake', buildIntakeApp as never, {}, { FILE_STORAGE_DIR: storageDir });
   }
+  let paymentTaxUrl = unused;
+  if (options.withPaymentTax) {
+    const storageDir = await mkdtemp(join(tmpdir(), 'e2e-payment-files-'));
+    closers.push(() => rm(storageDir, { recursive: true, force: true }));
+    paymentTaxUrl = await service('payment-tax', buildPaymentTaxApp as never, {}, { FILE_STORAGE_DIR: storageDir });
+  }
   const gateway = await buildGatewayApp({
     nodeEnv: 'test',
     host: '127.0.0.1',
@@ -130,7 +139,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
       'master-data': masterUrl,
       intake: intakeUrl,
       'ledger-settlement': ledgerUrl,
-      'payment-tax': unused,
+      'payment-tax': paymentTaxUrl,
       analytics: unused,
     },
     loginRateLimit: { max: 100, windowMs: 60_000 },

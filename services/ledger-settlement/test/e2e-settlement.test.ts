@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TEST_ADMIN_PASSWORD, waitForRun, type Platform } from './e2e-platform.js';
+import { expectMonthPartsAddUp } from './parts-of-gross.js';
 
 /**
  * The whole month through the gateway: a hand-made book built with the master-data API, exceptions
@@ -412,6 +413,8 @@ describe('monthly settlement through the gateway', () => {
         taxRate: '3.3',
         tax: row.taxAmount,
         net: row.netAmount,
+        correction: '0.00',
+        other: '0.00',
       });
     }
     const a2 = (await p.call('GET', `/api/settle/${firstRun.A2!.settleId}/explain`, undefined, token)).body
@@ -461,6 +464,15 @@ describe('monthly settlement through the gateway', () => {
       }),
     ]);
     expect(a1.sections.recruit[0].basis).toMatchObject({ step: 'calcRecruit', commissionYear: 1 });
+  });
+
+  it('carries every part of gross on each settle row, the summary and each explain, adding up to gross', async () => {
+    const checked = await expectMonthPartsAddUp(async (path) => {
+      const res = await p.call('GET', path, undefined, token);
+      expect(res.status, path).toBe(200);
+      return res.body.data;
+    }, MONTH);
+    expect(checked).toEqual({ settleRows: Object.keys(EXPECTED).length, summaryRows: 5, explainRows: Object.keys(EXPECTED).length });
   });
 
   it('gives identical results when the same month runs again', async () => {

@@ -201,11 +201,7 @@ describe('corrections', () => {
 describe('disputes', () => {
   let fcToken: string;
   beforeAll(async () => {
-    // agents may raise disputes where the grant is given (the seed gives AGENT only READ on ledgers and settle)
-    await ctx.pool.query(`
-      INSERT INTO role_menu_permission (role_id, menu_id, perm_code, is_granted)
-      SELECT r.role_id, m.menu_id, p.perm, 'Y' FROM role r, menu m, (VALUES ('READ'), ('CREATE')) p(perm)
-      WHERE r.role_code = 'AGENT' AND m.menu_code = 'DISPUTE' ON CONFLICT DO NOTHING`);
+    // AGENT holds DISPUTE READ and CREATE from the seed (V087), row-scoped (agent-disputes.test.ts)
     fcToken = await agentToken(ctx, book.fc);
   });
 

@@ -218,8 +218,10 @@ describe('termination settlement through the gateway', () => {
     // Finn: the correction 1720.00; tax = pct(1720.00, 3.3) = 56.76; net 1663.24
     expect(await settleOf(4002, '202503')).toMatchObject({ correctionTotal: '1720.00', grossAmount: '1720.00', taxAmount: '56.76', netAmount: '1663.24' });
     await runMonth('202504');
-    expect(await settleOf(4001, '202504')).toMatchObject({ chargebackTotal: '0.00', grossAmount: '0.00' });
-    expect(await settleOf(4002, '202504')).toMatchObject({ chargebackTotal: '0.00', grossAmount: '0.00' });
+    // both left in 202503: outside 202504's employment window (DECISIONS "Settlement semantics"), so no settle row
+    // at all, and nothing of theirs is charged again (their installments are cancelled, below)
+    expect(await settleOf(4001, '202504')).toBeUndefined();
+    expect(await settleOf(4002, '202504')).toBeUndefined();
     // the control, who stays: still charged
     expect(await settleOf(4003, '202504')).toMatchObject({ chargebackTotal: '300.00', grossAmount: '-300.00' });
     expect(await q(`SELECT status FROM chargeback WHERE agent_id IN (4001, 4002) AND settle_month > '202503' ORDER BY cb_id`)).toEqual([

@@ -197,7 +197,8 @@ describe('agents', () => {
       residentNo: '900101-*******',
       accountNo: '110-***-******',
       taxTypeName: 'Other income',
-      businessNo: null,
+      // an update is a PATCH (issue 22): the business number left out of the body is kept
+      businessNo: '123-45-67890',
     });
     const history = (await a.get(`/api/agents/${id}/history`)).body.data;
     expect(history.map((h: { changeType: string }) => h.changeType)).toEqual(['JOIN', 'PROMOTE']);

@@ -106,7 +106,7 @@ describe('a month paid end to end through the gateway', () => {
   it('generates one PENDING payment per positive CONFIRMED settlement and carries the negative gross forward', async () => {
     const res = await p.call('POST', `/api/payments/generate?settleMonth=${MONTH}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toBe(4);
+    expect(res.body.data).toEqual({ created: 4, skipped: [] });
     expect(res.body.message).toBe('4 payment(s) created for 202503; 1 negative gross carried forward to 202504 as CHARGEBACK_PENDING');
 
     const list = await payments();
@@ -127,7 +127,7 @@ describe('a month paid end to end through the gateway', () => {
     ]);
 
     const rerun = await p.call('POST', `/api/payments/generate?settleMonth=${MONTH}`);
-    expect(rerun.body.data).toBe(0);
+    expect(rerun.body.data).toEqual({ created: 0, skipped: [] });
     expect(rerun.body.message).toBe('0 payment(s) created for 202503');
     const deductions = await p.ctx.db.selectFrom('agent_deduction').select('amount').where('agent_id', '=', ids.negative).execute();
     expect(deductions).toEqual([{ amount: '30000.00' }]);

@@ -17,22 +17,45 @@ const countPayments = async (month: string) =>
   (await p.ctx.db.selectFrom('payment').select((eb) => eb.fn.countAll<number>().as('n')).where('settle_month', '=', month).executeTakeFirstOrThrow()).n;
 
 describe('payments: refusals and the failed-transfer path', () => {
-  it('refuses to pay agents without a usable bank account, naming them, and writes nothing', async () => {
+  it('skips and lists agents without a usable bank account, pays the rest, and pays only them once the account is added', async () => {
     const [noAccount, noBank, fine] = await seedAgents(p.ctx.db, p.ctx.app.cipher, [
       { name: 'NoAccount', taxType: 'BUSINESS_INCOME', vatType: 'NONE', accountNo: null },
       { name: 'NoBank', taxType: 'BUSINESS_INCOME', vatType: 'NONE', bankCode: null },
       { name: 'Fine', taxType: 'BUSINESS_INCOME', vatType: 'NONE' },
     ]);
-    for (const agent of [noAccount!, noBank!, fine!]) await confirmedSettlement(p.ctx.db, agent, '202502', '10000.00');
+    const settleIds: number[] = [];
+    for (const agent of [noAccount!, noBank!, fine!]) settleIds.push(await confirmedSettlement(p.ctx.db, agent, '202502', '10000.00'));
     const res = await p.call('POST', '/api/payments/generate?settleMonth=202502');
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ success: false, code: 'E400' });
-    expect(res.body.message).toBe(
-      `No payment was created: 2 agent(s) to be paid have no usable bank account — agent ${noAccount} (NoAccount): no account number; ` +
-        `agent ${noBank} (NoBank): no bank code. Enter the account on the agent or hold the settlement, then generate again.`,
-    );
-    expect(res.body.data.agents.map((a: any) => a.agentId)).toEqual([noAccount, noBank]);
-    expect(await countPayments('202502')).toBe(0);
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('1 payment(s) created for 202502; 2 agent(s) skipped without a usable bank account (NO_BANK_ACCOUNT)');
+    expect(res.body.data).toEqual({
+      created: 1,
+      skipped: [
+        { settleId: settleIds[0], agentId: noAccount, agentName: 'NoAccount', reason: 'NO_BANK_ACCOUNT', detail: 'no account number' },
+        { settleId: settleIds[1], agentId: noBank, agentName: 'NoBank', reason: 'NO_BANK_ACCOUNT', detail: 'no bank code' },
+      ],
+    });
+    const paidAgents = async () =>
+      (await p.ctx.db.selectFrom('payment').select('agent_id').where('settle_month', '=', '202502').orderBy('payment_id').execute()).map((r) => Number(r.agent_id));
+    expect(await paidAgents()).toEqual([fine]);
+
+    // The transfer file carries only the payment that has an account.
+    await p.call('POST', '/api/payments/calculate-taxes?settleMonth=202502');
+    const file = await p.call('POST', '/api/payments/transfer-file', { settleMonth: '202502', bankFormat: 'CSV', transferDate: '2025-02-28' });
+    expect(file.body.data).toMatchObject({ count: 1, totalAmount: '9637.00' });
+
+    await p.ctx.db
+      .updateTable('agent')
+      .set({ account_no: p.ctx.app.cipher.encrypt('333-22-1111') })
+      .where('agent_id', '=', noAccount!)
+      .execute();
+    const again = await p.call('POST', '/api/payments/generate?settleMonth=202502');
+    expect(again.body.data).toEqual({
+      created: 1,
+      skipped: [{ settleId: settleIds[1], agentId: noBank, agentName: 'NoBank', reason: 'NO_BANK_ACCOUNT', detail: 'no bank code' }],
+    });
+    expect(await paidAgents()).toEqual([fine, noAccount]);
+    expect(await countPayments('202502')).toBe(2);
   });
 
   it('rejects a malformed month with E411 and a user without the grant with E403', async () => {
@@ -52,7 +75,7 @@ describe('payments: refusals and the failed-transfer path', () => {
     const settleId = await confirmedSettlement(p.ctx.db, kim!, '202506', '10000.00');
     const dues = await p.call('POST', '/api/deductions', { agentId: kim, settleMonth: '202506', deductionType: 'DUES', amount: 1000 });
     const duesId = dues.body.data.id;
-    expect((await p.call('POST', '/api/payments/generate?settleMonth=202506')).body.data).toBe(1);
+    expect((await p.call('POST', '/api/payments/generate?settleMonth=202506')).body.data).toEqual({ created: 1, skipped: [] });
 
     const untaxed = await p.call('POST', '/api/payments/transfer-file', { settleMonth: '202506', bankFormat: 'CSV' });
     expect(untaxed.body.message).toBe(
@@ -90,7 +113,7 @@ describe('payments: refusals and the failed-transfer path', () => {
     expect(settle.status).toBe('CONFIRMED');
     expect((await p.call('GET', `/api/deductions/${duesId}`)).body.data.status).toBe('PENDING');
 
-    expect((await p.call('POST', '/api/payments/generate?settleMonth=202506')).body.data).toBe(1);
+    expect((await p.call('POST', '/api/payments/generate?settleMonth=202506')).body.data).toEqual({ created: 1, skipped: [] });
     await p.call('POST', '/api/payments/calculate-taxes?settleMonth=202506');
     const applied = await p.call('POST', '/api/payments/apply-deductions?settleMonth=202506');
     expect(applied.body.data).toMatchObject({ payments: 1, deductions: 1, deductionSum: '1000.00' });

@@ -21,6 +21,7 @@ const ReceiveMappingPage = lazy(() => import('./workflows/intake/receive-mapping
 const MappingWizardPage = lazy(() => import('./workflows/intake/mapping-wizard-page.js'));
 const RolesPage = lazy(() => import('./workflows/roles/roles-page.js'));
 const PermissionMatrixPage = lazy(() => import('./workflows/roles/permission-matrix-page.js'));
+const UsersPage = lazy(() => import('./workflows/users/users-page.js'));
 
 function RouteError() {
   return <ErrorNotice error={useRouteError()} />;
@@ -62,6 +63,7 @@ export const router = createBrowserRouter([
       { path: 'receive/mapping', element: <ReceiveMappingPage /> },
       { path: 'receive/mapping/wizard', element: <MappingWizardPage /> },
       { path: 'system/roles', element: <RolesPage /> },
+      { path: 'system/users', element: <UsersPage /> },
       { path: 'system/roles/:roleId/permissions', element: <PermissionMatrixPage /> },
       { path: '*', element: <ResourcePage /> },
     ],

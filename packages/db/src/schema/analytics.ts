@@ -52,6 +52,9 @@ interface SettleTotals {
   recruit_total: DefaultedNumeric;
   maintain_total: DefaultedNumeric;
   override_total: DefaultedNumeric;
+  /** V071: other commission types and corrections, the parts of gross that had no figure */
+  other_total: DefaultedNumeric;
+  correction_total: DefaultedNumeric;
   exception_plus_total: DefaultedNumeric;
   exception_minus_total: DefaultedNumeric;
   chargeback_total: DefaultedNumeric;
@@ -85,6 +88,9 @@ export interface KpiAgentMonthlyTable {
   recruit_amount: DefaultedNumeric;
   maintain_amount: DefaultedNumeric;
   override_amount: DefaultedNumeric;
+  /** V071 */
+  other_amount: DefaultedNumeric;
+  correction_amount: DefaultedNumeric;
   exception_plus: DefaultedNumeric;
   exception_minus: DefaultedNumeric;
   chargeback_amount: DefaultedNumeric;

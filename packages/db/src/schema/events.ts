@@ -27,6 +27,8 @@ export interface EventOutboxTable {
   publish_count: Counter;
   created_at: DefaultedTimestamp;
   published_at: Timestamp | null;
+  /** W3C traceparent of the writer (V065), NULL when tracing is off */
+  trace_parent: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ProcessedEventTable {

@@ -170,6 +170,15 @@ export interface CommissionStatementTable {
   agent_id: number;
   settle_month: string;
   statement_type: Generated<StatementType>;
+  /** V051: the parts of gross, summed over the settlement rows the statement's payments pay */
+  recruit_total: DefaultedNumeric;
+  maintain_total: DefaultedNumeric;
+  override_total: DefaultedNumeric;
+  other_total: DefaultedNumeric;
+  correction_total: DefaultedNumeric;
+  exception_plus: DefaultedNumeric;
+  exception_minus: DefaultedNumeric;
+  chargeback_total: DefaultedNumeric;
   gross_amount: DefaultedNumeric;
   income_tax_amount: DefaultedNumeric;
   local_tax_amount: DefaultedNumeric;

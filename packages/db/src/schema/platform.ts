@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type {
   CALL_TYPES,
+  CODE_TONES,
   CHANGE_LOG_ACTIONS,
   DOMAIN_CATEGORIES,
   LOGIN_RESULTS,
@@ -136,6 +137,8 @@ export interface CommonCodeTable {
   ref_code: string | null;
   sort_order: Generated<number>;
   is_active: Generated<boolean>;
+  /** V110: good | busy | warn | bad | plain */
+  tone: Generated<(typeof CODE_TONES)[number]>;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
   created_by: number | null;

@@ -23,6 +23,8 @@ export const kpiMonthlyResource = defineResource({
     recruitTotal: f.money().label('Recruit'),
     maintainTotal: f.money().label('Maintain'),
     overrideTotal: f.money().label('Override'),
+    otherTotal: f.money().label('Other commission'),
+    correctionTotal: f.money().label('Corrections'),
     exceptionPlusTotal: f.money().label('Exception +'),
     exceptionMinusTotal: f.money().label('Exception -'),
     chargebackTotal: f.money().label('Chargeback'),
@@ -111,7 +113,7 @@ export const kpiCumulativeResource = defineResource({
       .leftJoin('grade as g', 'g.grade_id', 'c.grade_id'),
   fields: {
     cumulativeId: f.id(),
-    settleMonth: f.month().filter().sort().label('Up to month'),
+    settleMonth: f.month().filter().sort().label('누적 기준월', 'Up to month'),
     scope: f.enum(CUMULATIVE_SCOPES).filter().label('Scope'),
     orgId: f.ref().label('Org ID'),
     orgName: f.joined('o.org_name', 'text').search().sort().label('Organization'),

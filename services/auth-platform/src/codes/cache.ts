@@ -17,6 +17,8 @@ export interface CodeItem {
   attr3: string | null;
   refCode: string | null;
   sortOrder: number;
+  /** The colour of a tag showing the code (V110). */
+  tone: 'good' | 'busy' | 'warn' | 'bad' | 'plain';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { YN_VALUES } from '@csp/db';
+import { CODE_TONES, YN_VALUES } from '@csp/db';
 import { defineResource, f } from '@csp/service-kit';
 import { codeKey, optionalText } from '../common/fields.js';
 
@@ -51,8 +51,8 @@ export const codeResource = defineResource({
     codeId: f.id(),
     groupCode: f.text().nullable(false),
     code: codeKey(30).required().createOnly(),
-    codeName: f.text({ max: 100 }).required(),
-    codeNameEn: optionalText(100),
+    codeName: f.text({ max: 100 }).required().label('코드명(한국어)', 'Korean name'),
+    codeNameEn: optionalText(100).label('코드명(영어)', 'English name'),
     codeDesc: optionalText(500),
     attr1: optionalText(100),
     attr2: optionalText(100),
@@ -60,6 +60,7 @@ export const codeResource = defineResource({
     refCode: optionalText(30),
     sortOrder: f.int({ min: 0, max: 100000 }).save({ default: 0 }),
     isActive: f.bool().save({ default: true }),
+    tone: f.enum(CODE_TONES).save({ default: 'plain' }).label('표시 색', 'Tone'),
     createdAt: f.createdAt(),
     updatedAt: f.updatedAt(),
     createdBy: f.createdBy().hidden(),
@@ -69,8 +70,8 @@ export const codeResource = defineResource({
 });
 
 /** A code as pick lists show it (the cached active list). */
-const { code, codeName, codeNameEn, codeDesc, attr1, attr2, attr3, refCode, sortOrder } = codeResource.schemas.response.shape;
-export const codeItem = z.object({ code, codeName, codeNameEn, codeDesc, attr1, attr2, attr3, refCode, sortOrder });
+const { code, codeName, codeNameEn, codeDesc, attr1, attr2, attr3, refCode, sortOrder, tone } = codeResource.schemas.response.shape;
+export const codeItem = z.object({ code, codeName, codeNameEn, codeDesc, attr1, attr2, attr3, refCode, sortOrder, tone });
 
 export const groupDetail = z.object({ ...codeGroupResource.schemas.response.shape, codes: z.array(codeResource.schemas.response) });
 

@@ -27,8 +27,8 @@ export class CodeService {
   }
 
   private toItem(row: AnyRow): CodeItem {
-    const { code, codeName, codeNameEn, codeDesc, attr1, attr2, attr3, refCode, sortOrder } = this.toCode(row);
-    return { code: code!, codeName: codeName!, codeNameEn, codeDesc, attr1, attr2, attr3, refCode, sortOrder: sortOrder! };
+    const { code, codeName, codeNameEn, codeDesc, attr1, attr2, attr3, refCode, sortOrder, tone } = this.toCode(row);
+    return { code: code!, codeName: codeName!, codeNameEn, codeDesc, attr1, attr2, attr3, refCode, sortOrder: sortOrder!, tone: tone! };
   }
 
   /** Active codes of an active group, from the shared cache; E404 for an unknown group. */

@@ -8,8 +8,28 @@ const INTEGER_KEYS = /(_LIMIT|_SIZE|_SIZE_MB|_ROWS|_MINUTES|_DAYS|_DAY|_COUNT)$/
 /** Keys whose value is a non-negative decimal (rates in percent, amounts). */
 const DECIMAL_KEYS = /^TAX_RATE|(_RATE|_THRESHOLD|_AMOUNT)$/;
 
+/** Keys whose value is a percent 0-100 (alert thresholds). */
+const PERCENT_KEYS = /^RETENTION_ALERT_/;
+/** Keys naming an approval line (checked against approval_line in `update`). */
+export const APPROVAL_LINE_KEYS = /_APPROVAL_LINE$/;
+const ISO_DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
 /** The reason a value is refused for the key, or undefined when it fits. */
 export function configValueViolation(key: string, value: string): string | undefined {
+  if (key === 'BANK_CLOSED_DAYS') {
+    if (value === '') return undefined;
+    const bad = value.split(',').map((d) => d.trim()).find((d) => !ISO_DAY.test(d) || Number.isNaN(Date.parse(`${d}T00:00:00Z`)) || new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) !== d);
+    return bad === undefined ? undefined : `must be dates YYYY-MM-DD separated by commas (${bad.slice(0, 20)} is not one)`;
+  }
+  if (key === 'TRAINING_HOURS_REQUIRED') {
+    return /^\d{1,4}$/.test(value) ? undefined : 'must be a whole number of hours (0-9999)';
+  }
+  if (PERCENT_KEYS.test(key)) {
+    return /^\d{1,3}(\.\d{1,2})?$/.test(value) && Number(value) <= 100 ? undefined : 'must be a percent between 0 and 100';
+  }
+  if (APPROVAL_LINE_KEYS.test(key)) {
+    return /^[A-Za-z0-9_-]{1,30}$/.test(value) ? undefined : 'must be an approval line code';
+  }
   if (INTEGER_KEYS.test(key)) {
     if (!/^\d+$/.test(value) || Number(value) < 1) return 'must be a whole number of at least 1';
     if (key.endsWith('_DAY') && Number(value) > 31) return 'must be a day of the month (1-31)';
@@ -44,6 +64,10 @@ export class ConfigService {
     const trimmed = encrypted ? value : value.trim();
     const violation = configValueViolation(key, trimmed);
     if (violation) throw invalid('value', violation);
+    if (APPROVAL_LINE_KEYS.test(key)) {
+      const line = await this.app.db.selectFrom('approval_line').select('line_code').where('line_code', '=', trimmed).executeTakeFirst();
+      if (!line) throw invalid('value', `approval line ${trimmed} does not exist`);
+    }
     const stored = encrypted && trimmed !== '' ? this.app.cipher.encrypt(trimmed) : trimmed;
     await this.app.db
       .updateTable('system_config')

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { action, envelope, ok, perm, registerResource, zId, type ServiceApp } from '@csp/service-kit';
+import { action, envelope, ok, perm, registerResource, writeOnlyGuard, zId, type ServiceApp } from '@csp/service-kit';
 import { actorId } from '../common/request.js';
 import { UserRepository } from './users.repository.js';
 import { USER_MENU as MENU, userCreateBody, userDetail, userResource } from './users.resource.js';
@@ -23,6 +23,7 @@ export async function userRoutes(app: ServiceApp): Promise<void> {
     '/api/users',
     {
       config: perm(MENU, 'CREATE'),
+      preValidation: writeOnlyGuard(userResource.declaration.fields, 'create'),
       schema: { tags, summary: 'Create a user', body: userCreateBody, response: { 200: envelope(z.object({ id: z.number() })) } },
     },
     async (request) => {
@@ -36,6 +37,8 @@ export async function userRoutes(app: ServiceApp): Promise<void> {
     '/api/users/:id',
     {
       config: perm(MENU, 'UPDATE'),
+      // phone and e-mail are write-only (kit write-only.ts): null or the masked text keeps them, '' clears
+      preValidation: writeOnlyGuard(userResource.declaration.fields, 'update'),
       schema: {
         tags,
         summary: 'Update a user (status RETIRED retires the account)',
@@ -47,8 +50,9 @@ export async function userRoutes(app: ServiceApp): Promise<void> {
     async (request) => {
       const id = request.params.id;
       const { before, after } = await service.update(request, id, request.body);
-      // A status change must reach the guard's positive-answer cache at once (a retired user's token stops working).
-      if (request.body.status !== undefined && before.status !== after?.status) await app.permissions.invalidate();
+      // A status or agent-link change must reach every service's guard at once: a retired user's token stops
+      // working and an unlinked AGENT sees no rows on its very next request (the guard reads both per request).
+      if (before.status !== after?.status || before.agentId !== after?.agentId) await app.permissions.invalidate();
       request.changeLog({ menuCode: MENU, tableName: 'users', recordId: id, action: 'UPDATE', before, after });
       return ok();
     },

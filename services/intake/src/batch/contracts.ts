@@ -1,4 +1,5 @@
 import type { Trx } from '@csp/batch';
+import { sql } from 'kysely';
 import type { ContractMatch } from '../transform/resolve-ledger-row.js';
 import { intakeDb } from '../db.js';
 
@@ -24,7 +25,12 @@ export async function loadContractsByPolicy(
       'p.insurance_type',
       'ic.company_code',
     ])
-    .where('c.policy_no', 'in', [...new Set(policyNos)])
+    // One JSON parameter (thousands of policy numbers per chunk), matched through the unique index.
+    .where(
+      'c.policy_no',
+      'in',
+      sql<string>`(SELECT json_array_elements_text(${JSON.stringify([...new Set(policyNos)])}::json))`,
+    )
     .execute();
   for (const r of rows) {
     result.set(r.policy_no, {

@@ -33,26 +33,24 @@ export async function upsertReportedFigures(
   if (writes.length === 0) return mapped;
   const lastByKey = new Map<string, PendingLedgerWrite>();
   for (const w of [...writes].sort((a, b) => a.rawId - b.rawId)) lastByKey.set(keyOf(w), w);
-  const rows = [...lastByKey.values()];
-  const col = <K extends keyof PendingLedgerWrite>(k: K) => rows.map((r) => r[k]);
+  // One JSON parameter instead of twelve arrays: JSON.stringify is native, pg's array literals are built in JS.
+  const rows = JSON.stringify(
+    [...lastByKey.values()].map((w) => ({
+      c: w.contractId, a: w.agentId, y: w.commissionYear, pn: w.policyNo, cc: w.companyCode, pc: w.productCode,
+      it: w.insuranceType, pr: w.premium, pm: w.payMethod, rp: w.reportedPremium, rc: w.reportedCompanyAmount, r: w.rawId,
+    })),
+  );
 
   const { rows: written } = await sql<{ ledger_id: number; contract_id: number; commission_year: number }>`
     INSERT INTO ${sql.table(table)} AS t (
       contract_id, agent_id, commission_year, policy_no, company_code, product_code, insurance_type, premium,
       pay_method, reported_premium, reported_company_amount, raw_id, reconcile_status, settle_month)
-    SELECT u.contract_id, u.agent_id, u.commission_year, u.policy_no, u.company_code, u.product_code,
-           u.insurance_type, u.premium, u.pay_method, u.reported_premium, u.reported_company_amount, u.raw_id,
-           'PENDING', ${settleMonth}::char(6)
-    FROM unnest(
-      ${col('contractId')}::bigint[], ${col('agentId')}::bigint[], ${col('commissionYear')}::int[],
-      ${col('policyNo')}::text[], ${col('companyCode')}::text[], ${col('productCode')}::text[],
-      ${col('insuranceType')}::text[], ${col('premium')}::numeric[], ${col('payMethod')}::text[],
-      ${col('reportedPremium')}::numeric[], ${col('reportedCompanyAmount')}::numeric[], ${col('rawId')}::bigint[]
-    ) AS u (contract_id, agent_id, commission_year, policy_no, company_code, product_code, insurance_type, premium,
-            pay_method, reported_premium, reported_company_amount, raw_id)
+    SELECT u.c, u.a, u.y, u.pn, u.cc, u.pc, u.it, u.pr, u.pm, u.rp, u.rc, u.r, 'PENDING', ${settleMonth}::char(6)
+    FROM json_to_recordset(${rows}::json) AS u (
+      c bigint, a bigint, y int, pn text, cc text, pc text, it text, pr numeric, pm text, rp numeric, rc numeric, r bigint)
     WHERE NOT EXISTS (
       SELECT 1 FROM settle_master s
-      WHERE s.agent_id = u.agent_id AND s.settle_month = ${settleMonth} AND s.status IN (${sql.join(LOCKED_SETTLE_STATUSES)}))
+      WHERE s.agent_id = u.a AND s.settle_month = ${settleMonth} AND s.status IN (${sql.join(LOCKED_SETTLE_STATUSES)}))
     ON CONFLICT (contract_id, settle_month, commission_year) DO UPDATE SET
       reported_premium = EXCLUDED.reported_premium,
       reported_company_amount = EXCLUDED.reported_company_amount,

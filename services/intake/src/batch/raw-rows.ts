@@ -73,11 +73,9 @@ export async function writeRawOutcomes(trx: Trx, outcomes: readonly RawOutcome[]
       reported_amount = v.amount,
       parsed_at = now(),
       updated_at = now()
-    FROM unnest(
-      ${outcomes.map((o) => o.rawId)}::bigint[], ${outcomes.map((o) => o.status)}::text[],
-      ${outcomes.map((o) => o.ledgerId)}::bigint[], ${outcomes.map((o) => o.table)}::text[],
-      ${outcomes.map((o) => o.reportedAmount)}::numeric[]
-    ) AS v (raw_id, status, ledger_id, tbl, amount)
+    FROM json_to_recordset(${JSON.stringify(
+      outcomes.map((o) => ({ raw_id: o.rawId, status: o.status, ledger_id: o.ledgerId, tbl: o.table, amount: o.reportedAmount })),
+    )}::json) AS v (raw_id bigint, status text, ledger_id bigint, tbl text, amount numeric)
     WHERE r.raw_id = v.raw_id`.execute(trx);
 }
 

@@ -18,6 +18,49 @@ export function cleanFileName(name: string): string {
   return (last || 'upload').slice(0, 255);
 }
 
+/** A file-system failure (ENOSPC, EACCES, ...), as opposed to a malformed request body. */
+function isSystemError(err: unknown): boolean {
+  return typeof (err as { syscall?: unknown } | null)?.syscall === 'string';
+}
+
+/** A form the multipart parser gave up on (no boundary, cut off, too many parts): E411 on `file`. */
+function malformed(err: unknown): AppError {
+  const reason = err instanceof Error ? err.message : String(err);
+  return invalid('file', `the multipart/form-data body is malformed or incomplete (${reason.slice(0, 200)})`);
+}
+
+/**
+ * How long the parser may take to produce the next part, or the spool to finish the file, once the
+ * whole body has arrived (with backpressure at most a buffer's worth is left by then).
+ */
+const AFTER_END_GRACE_MS = 2000;
+
+/**
+ * `step`, or a failure when the request has ended and `step` still has not settled a moment later:
+ * a body cut inside a part's headers leaves the plugin's part iterator waiting forever.
+ */
+async function unlessCutOff<T>(request: FastifyRequest, step: Promise<T>, onCutOff?: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let onEnd: (() => void) | undefined;
+  const cutOff = new Promise<never>((_, reject) => {
+    const arm = () => {
+      timer = setTimeout(() => {
+        onCutOff?.();
+        reject(new Error('the request ended inside a part'));
+      }, AFTER_END_GRACE_MS);
+    };
+    if (request.raw.readableEnded) arm();
+    else request.raw.once('end', (onEnd = arm));
+  });
+  cutOff.catch(() => undefined);
+  try {
+    return await Promise.race([step, cutOff]);
+  } finally {
+    if (timer) clearTimeout(timer);
+    if (onEnd) request.raw.off('end', onEnd);
+  }
+}
+
 /**
  * Reads a multipart request: one file part (field name `file`) spooled to a temporary file, plus
  * the text fields. The caller removes the file (`file.remove()`) when done.
@@ -26,10 +69,12 @@ export async function receiveMultipart(request: FastifyRequest): Promise<Multipa
   if (!request.isMultipart()) throw invalid('file', 'a multipart/form-data request with a file is required');
   const fields: Record<string, string> = {};
   let file: SpooledFile | undefined;
+  const parts = request.parts({ limits: { fileSize: UPLOAD_LIMIT_MB * 1024 * 1024, files: 1 } })[Symbol.asyncIterator]();
   try {
-    for await (const part of request.parts({
-      limits: { fileSize: UPLOAD_LIMIT_MB * 1024 * 1024, files: 1 },
-    })) {
+    for (;;) {
+      const next = await unlessCutOff(request, parts.next());
+      if (next.done) break;
+      const part = next.value;
       // The kit checks params, query and JSON bodies; multipart text is only seen here.
       if (part.type === 'file') {
         const nameProblem = textProblem(part.filename);
@@ -39,9 +84,13 @@ export async function receiveMultipart(request: FastifyRequest): Promise<Multipa
         }
         if (file) throw invalid('file', 'send exactly one file');
         let spooled: SpooledFile;
+        const spooling = spoolToTemp(part.file, cleanFileName(part.filename));
         try {
-          spooled = await spoolToTemp(part.file, cleanFileName(part.filename));
+          // a body cut inside the file leaves the part's stream open for good: not awaited forever
+          spooled = await unlessCutOff(request, spooling, () => part.file.destroy(new Error('the request ended inside the file')));
         } catch (err) {
+          // a body that ends mid-file is the client's; a disk that fails is ours
+          if (!isSystemError(err)) throw malformed(err);
           request.log.error({ err }, 'spooling an upload failed');
           throw new AppError('FILE_UPLOAD_FAIL');
         }
@@ -54,8 +103,11 @@ export async function receiveMultipart(request: FastifyRequest): Promise<Multipa
       }
     }
   } catch (err) {
+    // not awaited: on a cut-off body the plugin's iterator may never settle
+    void parts.return?.(undefined)?.catch(() => undefined);
     await file?.remove();
-    throw err;
+    if (err instanceof AppError || isSystemError(err)) throw err;
+    throw malformed(err);
   }
   if (!file) throw invalid('file', 'is required');
   if (file.size === 0) {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { invalid } from '@csp/service-kit';
+import type { CellProblem } from '../parsing/cell-text.js';
 import type { Db } from '@csp/db';
 import { firstDayOfMonth } from '@csp/domain';
 import { loadContractsByPolicy } from '../batch/contracts.js';
@@ -78,6 +80,19 @@ export const testParseResult = z.object({
 export type TestParseResult = z.infer<typeof testParseResult>;
 export type TestParseRow = TestParseResult['rows'][number];
 
+/** A row whose cell is not acceptable text: INVALID_INPUT on that column, as the upload records it. */
+function cellError(problem: CellProblem) {
+  return {
+    ok: false as const,
+    error: {
+      errorType: 'INVALID_INPUT',
+      errorField: problem.column,
+      errorValue: problem.value,
+      message: `${problem.column} ${problem.message}`,
+    },
+  };
+}
+
 /**
  * Runs a sample carrier file through the carrier's mappings for a month exactly as upload + step 2
  * would (layout check, raw content, transform rules, contract match) and reports the mapped rows
@@ -111,6 +126,7 @@ export async function testParse(
     dataType: string;
     raw: string;
     content: Record<string, string>;
+    problem: CellProblem | undefined;
   }> = [];
   const header = source.header;
   const layout: LayoutProblems = source.layout;
@@ -121,17 +137,21 @@ export async function testParse(
         dataType: record.dataType,
         raw: record.content,
         content: contentOf(record.content),
+        problem: record.problem,
       });
       if (records.length >= input.limit) break;
     }
   } finally {
     await source.close();
   }
+  if (records.length === 0) throw invalid('file', 'the file has no data rows');
 
   const rules = (await loadCompanyRules(intakeDb(db), [companyCode], monthStart)).get(companyCode)!;
   const mapped = records.map((r) => ({
     record: r,
-    outcome: mapRecord(
+    outcome: r.problem
+      ? cellError(r.problem)
+      : mapRecord(
       { dataType: r.dataType, rawContent: r.raw, settleMonth },
       rules.mappingsOf,
       rules.context,

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { parse } from 'csv-parse';
 import iconv from 'iconv-lite';
+import { lineLengthGuard, MAX_COLUMNS, tooManyColumns, UnreadableFileError } from './limits.js';
 import type { SheetRow } from './tabular.js';
 
 export interface CsvOptions {
@@ -30,6 +31,14 @@ export function normaliseDelimiter(delimiter: string | null | undefined): string
   return delimiter;
 }
 
+/** The delimiter as one byte when the encoding writes ASCII as itself (not UTF-16/32). */
+function countableDelimiter(options: CsvOptions): number | undefined {
+  const delimiter = normaliseDelimiter(options.delimiter);
+  if (delimiter.length !== 1 || delimiter.charCodeAt(0) >= 0x80 || delimiter === '"') return undefined;
+  if (/^(UTF-?16|UTF-?32|UCS-?2|UTF-?7)/.test(normaliseEncoding(options.encoding))) return undefined;
+  return delimiter.charCodeAt(0);
+}
+
 /**
  * Streams the records of a delimited text file: bytes are decoded (CP949/EUC-KR as Korean carriers
  * send them) and parsed by csv-parse record by record; row numbers count records from 1.
@@ -45,13 +54,25 @@ export async function* readCsvRows(path: string, options: CsvOptions): AsyncGene
     skip_empty_lines: false,
   });
   // pipeline destroys every stream on a failure; the error surfaces in the loop below
-  pipeline(source, decoder, parser, () => undefined);
+  let failure: unknown;
+  pipeline(source, lineLengthGuard(countableDelimiter(options)), decoder, parser, (err) => void (failure ??= err));
   let rowNumber = 0;
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       rowNumber++;
+      if (record.length > MAX_COLUMNS) throw tooManyColumns(rowNumber, record.length);
       yield { rowNumber, cells: record };
     }
+    if (failure) throw failure;
+  } catch (err) {
+    if (failure instanceof UnreadableFileError) throw failure;
+    if (err instanceof UnreadableFileError) throw err;
+    // csv-parse's own errors (CSV_QUOTE_NOT_CLOSED, ...) describe the file, not a fault here
+    const code = (err as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && code.startsWith('CSV_')) {
+      throw new UnreadableFileError(`the file is not readable as delimited text: ${(err as Error).message}`);
+    }
+    throw err;
   } finally {
     source.destroy();
     parser.destroy();

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import iconv from 'iconv-lite';
 import { normaliseEncoding } from './csv-reader.js';
+import { lineTooLong, MAX_LINE_BYTES } from './limits.js';
 import type { SheetRow } from './tabular.js';
 
 /** A field of a fixed-width record: `length` bytes from the 0-based byte offset `start`. */
@@ -52,10 +53,12 @@ export async function* readFixedRows(
       const data = rest ? Buffer.concat([rest, chunk]) : chunk;
       let from = 0;
       for (let at = data.indexOf(LF, from); at >= 0; at = data.indexOf(LF, from)) {
+        if (at - from > MAX_LINE_BYTES) throw lineTooLong(rowNumber + 1);
         yield record(data.subarray(from, at));
         from = at + 1;
       }
       rest = from < data.length ? Buffer.from(data.subarray(from)) : undefined;
+      if (rest && rest.length > MAX_LINE_BYTES) throw lineTooLong(rowNumber + 1);
     }
     if (rest && rest.length > 0) yield record(rest);
   } finally {

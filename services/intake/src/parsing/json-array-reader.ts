@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import iconv from 'iconv-lite';
 import { normaliseEncoding } from './csv-reader.js';
+import { MAX_LINE_BYTES } from './limits.js';
 
 /** One element of a JSON array file: its 1-based position and its text as delivered. */
 export interface JsonElement {
@@ -37,7 +38,9 @@ export async function* readJsonArray(
   let inString = false;
   let escaped = false;
   let parts: string[] = [];
+  let partsLength = 0;
   let elementStart = 0;
+  const tooLong = () => new JsonArrayError(`element ${index + 1} of the JSON array is longer than 1 MiB`);
   let index = 0;
   try {
     for await (const piece of decoder as AsyncIterable<string>) {
@@ -66,6 +69,8 @@ export async function* readJsonArray(
             parts.push(text.slice(elementStart, i));
             const element = parts.join('').trim();
             parts = [];
+            partsLength = 0;
+            if (element.length > MAX_LINE_BYTES) throw tooLong();
             if (element === '') throw new JsonArrayError(`element ${index + 1} of the JSON array is empty`);
             yield { index: ++index, text: element };
             state = c === ',' ? 'between' : 'end';
@@ -87,7 +92,12 @@ export async function* readJsonArray(
           throw new JsonArrayError(`unexpected '${c}' after the end of the JSON array`);
         }
       }
-      if (state === 'element') parts.push(text.slice(elementStart));
+      if (state === 'element') {
+        const piece = text.slice(elementStart);
+        parts.push(piece);
+        partsLength += piece.length;
+        if (partsLength > MAX_LINE_BYTES) throw tooLong();
+      }
     }
     if (state !== 'end') throw new JsonArrayError('the JSON array is not closed (the file ends inside it)');
   } finally {

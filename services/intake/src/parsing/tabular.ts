@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import type { ReceiveFileKind } from '@csp/db';
-import { readCsvRows } from './csv-reader.js';
+import { isSupportedEncoding, readCsvRows } from './csv-reader.js';
+import { UnreadableFileError } from './limits.js';
 import { openXlsx, type XlsxSheet } from './xlsx-reader.js';
 
 /** One row of a spreadsheet or delimited file: cells as text ('' when blank), 0-based columns. */
@@ -12,13 +13,8 @@ export interface SheetRow {
 /** What the bytes of a file tell (FIXED and JSON files are what their profile says). */
 export type FileKind = Extract<ReceiveFileKind, 'XLSX' | 'CSV'>;
 
-/** A file a reader cannot handle (legacy .xls, damaged zip, unknown sheet). */
-export class UnreadableFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UnreadableFileError';
-  }
-}
+// A file a reader cannot handle (legacy .xls, damaged zip, unknown sheet, over a limit).
+export { UnreadableFileError };
 
 /** XLSX by its zip signature, legacy XLS (refused) by the OLE signature, anything else is text. */
 export async function sniffFileKind(path: string): Promise<FileKind> {
@@ -55,6 +51,9 @@ export interface TabularSource {
 export async function openTabular(path: string, options: TabularOptions = {}): Promise<TabularSource> {
   const kind = await sniffFileKind(path);
   if (kind === 'CSV') {
+    if (!isSupportedEncoding(options.encoding ?? 'UTF-8')) {
+      throw new UnreadableFileError(`encoding '${options.encoding}' is not supported`);
+    }
     return {
       kind,
       sheetNames: [],
@@ -66,6 +65,7 @@ export async function openTabular(path: string, options: TabularOptions = {}): P
   try {
     workbook = await openXlsx(path);
   } catch (err) {
+    if (err instanceof UnreadableFileError) throw err;
     throw new UnreadableFileError((err as Error).message);
   }
   const sheetNames = workbook.sheets.map((s) => s.name);

@@ -2,7 +2,22 @@ import type { Readable } from 'node:stream';
 import { excelSerialToText, plainDecimal } from './numbers-text.js';
 import type { SheetRow } from './tabular.js';
 import { attr, runsText, xmlText } from './xml-text.js';
-import { openZipEntry, readZipDirectory, readZipText, ZipFormatError, type ZipEntry } from './zip.js';
+import { MAX_COLUMNS, MAX_LINE_BYTES, MAX_SHEET_ROWS, tooManyColumns, UnreadableFileError } from './limits.js';
+import { assertEntrySize, openZipEntry, readZipDirectory, readZipText, ZipFormatError, type ZipEntry } from './zip.js';
+
+/**
+ * Zip-bomb guards, checked against the central directory before anything is inflated (and the
+ * inflated bytes are capped at the declared size while streaming): the shared strings are held in
+ * memory, the worksheet is streamed but no real carrier sheet is near 2 GiB of XML.
+ */
+export const MAX_SHARED_STRINGS_BYTES = 256 * 1024 * 1024;
+export const MAX_SHEET_BYTES = 2 * 1024 * 1024 * 1024;
+/** One row's XML; 16,384 cells of markup fit well within it. */
+const MAX_ROW_XML = 8 * 1024 * 1024;
+
+function rowTooLong(rowNumber: number): UnreadableFileError {
+  return new UnreadableFileError(`row ${rowNumber} is longer than 1 MiB`);
+}
 
 /**
  * A streaming reader for .xlsx worksheets: the sheet XML is inflated and scanned row by row, so
@@ -52,6 +67,7 @@ function resolveTarget(target: string): string {
 
 async function loadSharedStrings(path: string, entry: ZipEntry | undefined): Promise<string[]> {
   if (!entry) return [];
+  assertEntrySize(entry, MAX_SHARED_STRINGS_BYTES, 'shared strings table');
   const strings: string[] = [];
   const stream = await openZipEntry(path, entry);
   stream.setEncoding('utf8');
@@ -130,6 +146,7 @@ export async function openXlsx(path: string): Promise<XlsxWorkbook> {
     async *rows(sheet, onDimension) {
       shared ??= await loadSharedStrings(path, entries.get(sharedTarget?.target ?? 'xl/sharedStrings.xml'));
       dateStyles ??= await loadDateStyles(path, entries.get(stylesTarget?.target ?? 'xl/styles.xml'));
+      assertEntrySize(sheet.entry, MAX_SHEET_BYTES, `worksheet '${sheet.name}'`);
       yield* sheetRows(await openZipEntry(path, sheet.entry), shared, dateStyles, date1904, onDimension);
     },
   };
@@ -208,7 +225,11 @@ function parseRow(
   const tagEnd = xml.indexOf('>');
   const r = quickAttr(xml.slice(4, tagEnd), 'r');
   const rowNumber = r ? Number(r) : expectedRow;
+  if (!(rowNumber >= 1 && rowNumber <= MAX_SHEET_ROWS)) {
+    throw new UnreadableFileError(`the sheet has a row ${r ?? rowNumber}; at most ${MAX_SHEET_ROWS.toLocaleString('en-US')} rows are accepted`);
+  }
   const cells: string[] = [];
+  let textLength = 0;
   if (xml.charCodeAt(tagEnd - 1) === 47) return { rowNumber, cells };
   let p = tagEnd + 1;
   let next = 0;
@@ -245,7 +266,10 @@ function parseRow(
       }
       if (n > 0) index = n - 1;
     }
+    if (index >= MAX_COLUMNS) throw tooManyColumns(rowNumber, index + 1);
     const text = cellText(attributes, body, shared, dateStyles, date1904);
+    textLength += text.length;
+    if (textLength > MAX_LINE_BYTES) throw rowTooLong(rowNumber);
     while (cells.length < index) cells.push('');
     cells[index] = text;
     next = index + 1;
@@ -300,6 +324,7 @@ async function* sheetRows(
         }
         const tagEnd = buf.indexOf('>', start);
         if (tagEnd < 0) {
+          if (buf.length - start > MAX_ROW_XML) throw rowTooLong(lastRow + 1);
           pos = start;
           break;
         }
@@ -312,6 +337,7 @@ async function* sheetRows(
           end = buf.indexOf('</row>', tagEnd);
           endLength = 6;
           if (end < 0) {
+            if (buf.length - start > MAX_ROW_XML) throw rowTooLong(lastRow + 1);
             pos = start;
             break;
           }

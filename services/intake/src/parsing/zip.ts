@@ -1,18 +1,21 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
+import { UnreadableFileError } from './limits.js';
 
 /** An entry of a zip file's central directory. */
 export interface ZipEntry {
   name: string;
   method: number;
   compressedSize: number;
+  /** As the central directory declares it; reading stops with an error past it. */
+  uncompressedSize: number;
   localHeaderOffset: number;
 }
 
 /** The file is not a zip archive we can read (damaged, encrypted, zip64). */
-export class ZipFormatError extends Error {
+export class ZipFormatError extends UnreadableFileError {
   constructor(message: string) {
     super(message);
     this.name = 'ZipFormatError';
@@ -63,13 +66,15 @@ export async function readZipDirectory(path: string): Promise<Map<string, ZipEnt
       const flags = directory.readUInt16LE(p + 8);
       const method = directory.readUInt16LE(p + 10);
       const compressedSize = directory.readUInt32LE(p + 20);
+      const uncompressedSize = directory.readUInt32LE(p + 24);
       const nameLength = directory.readUInt16LE(p + 28);
       const extraLength = directory.readUInt16LE(p + 30);
       const commentLength = directory.readUInt16LE(p + 32);
       const localHeaderOffset = directory.readUInt32LE(p + 42);
       const name = directory.toString((flags & 0x800) !== 0 ? 'utf8' : 'latin1', p + 46, p + 46 + nameLength);
       if ((flags & 0x1) !== 0) throw new ZipFormatError('encrypted spreadsheets are not supported');
-      entries.set(name, { name, method, compressedSize, localHeaderOffset });
+      if (localHeaderOffset + 30 + compressedSize > size) throw new ZipFormatError('the xlsx (zip) file is truncated');
+      entries.set(name, { name, method, compressedSize, uncompressedSize, localHeaderOffset });
       p += 46 + nameLength + extraLength + commentLength;
     }
     return entries;
@@ -78,7 +83,34 @@ export async function readZipDirectory(path: string): Promise<Map<string, ZipEnt
   }
 }
 
-/** A stream of the entry's uncompressed bytes (stored or deflated entries). */
+/**
+ * Fails the stream once more than `limit` bytes came through: an entry that inflates past the size
+ * its directory declared is damaged or a zip bomb, and is not read on.
+ */
+function byteCap(entry: ZipEntry, limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
+      seen += chunk.length;
+      if (seen > limit) return done(new ZipFormatError(`zip entry ${entry.name} inflates past its declared size of ${limit} bytes`));
+      done(null, chunk);
+    },
+  });
+}
+
+/**
+ * Refuses an entry whose declared uncompressed size is over `maxBytes` (checked from the central
+ * directory, before a byte of it is inflated).
+ */
+export function assertEntrySize(entry: ZipEntry, maxBytes: number, what: string): void {
+  if (entry.uncompressedSize > maxBytes) {
+    throw new ZipFormatError(
+      `the ${what} of the xlsx file expands to ${entry.uncompressedSize.toLocaleString('en-US')} bytes; at most ${maxBytes.toLocaleString('en-US')} are accepted`,
+    );
+  }
+}
+
+/** A stream of the entry's uncompressed bytes (stored or deflated entries), never more than the directory declares. */
 export async function openZipEntry(path: string, entry: ZipEntry): Promise<Readable> {
   const fh = await open(path, 'r');
   const header = Buffer.alloc(30);
@@ -100,15 +132,30 @@ export async function openZipEntry(path: string, entry: ZipEntry): Promise<Reada
     end: dataStart + entry.compressedSize - 1,
     highWaterMark: 256 * 1024,
   });
-  if (entry.method === 0) return raw;
-  if (entry.method !== 8) throw new ZipFormatError(`zip compression method ${entry.method} is not supported`);
+  if (entry.method !== 0 && entry.method !== 8) {
+    raw.destroy();
+    throw new ZipFormatError(`zip compression method ${entry.method} is not supported`);
+  }
+  const cap = byteCap(entry, entry.uncompressedSize);
+  const damaged = (err: Error) =>
+    cap.destroy(err instanceof ZipFormatError ? err : new ZipFormatError(`zip entry ${entry.name} is damaged: ${err.message}`));
+  raw.on('error', damaged);
+  if (entry.method === 0) return raw.pipe(cap);
   const inflate = createInflateRaw({ chunkSize: 256 * 1024 });
-  raw.on('error', (err) => inflate.destroy(err));
-  return raw.pipe(inflate);
+  inflate.on('error', damaged);
+  cap.on('close', () => {
+    raw.destroy();
+    inflate.destroy();
+  });
+  return raw.pipe(inflate).pipe(cap);
 }
+
+/** Small parts (workbook, relationships, styles) are read whole: at most this much each. */
+export const MAX_PART_BYTES = 16 * 1024 * 1024;
 
 /** The whole entry as UTF-8 text (for the small parts: workbook, relationships, styles). */
 export async function readZipText(path: string, entry: ZipEntry): Promise<string> {
+  assertEntrySize(entry, MAX_PART_BYTES, entry.name);
   const stream = await openZipEntry(path, entry);
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);

@@ -1,10 +1,12 @@
 import type { ReceiveFileKind } from '@csp/db';
 import { AppError, invalid } from '@csp/service-kit';
 import type { ActiveMapping } from '../mappings/mapping-lookup.js';
+import { cleanCell, cleanCells, firstBadCell, headerProblem, type CellProblem } from '../parsing/cell-text.js';
 import { columnLetter } from '../parsing/columns.js';
 import { normaliseEncoding } from '../parsing/csv-reader.js';
 import { readFixedRows, type FixedField } from '../parsing/fixed-reader.js';
 import { JsonArrayError, readJsonArray, type JsonElement } from '../parsing/json-array-reader.js';
+import { MAX_COLUMNS, tooManyColumns } from '../parsing/limits.js';
 import { isBlankRow, openTabular, UnreadableFileError, type SheetRow } from '../parsing/tabular.js';
 import type { DataType } from '../transform/record-mapper.js';
 import { checkLayout, type LayoutProblems } from './layout-check.js';
@@ -20,6 +22,11 @@ export interface CarrierRecord {
   dataType: string;
   /** raw_content: a JSON object of source field -> value. */
   content: string;
+  /**
+   * A cell with NUL or a lone surrogate (DECISIONS "Text input"): the record is an error row
+   * (INVALID_INPUT on that column) and `content` holds the cells with those characters replaced.
+   */
+  problem?: CellProblem;
 }
 
 /** A carrier file opened for streaming its records, the layout already compared with the mappings. */
@@ -69,6 +76,8 @@ export async function readHeader(
   if (next.done || next.value.rowNumber !== profile.header_row) {
     throw invalid('file', `the file has no header in row ${profile.header_row}`);
   }
+  const problem = headerProblem(next.value.cells, (i) => columnLetter(i));
+  if (problem) throw invalid('file', problem);
   const header = headerKeys(next.value.cells);
   return { header, first: await rows.next() };
 }
@@ -105,6 +114,30 @@ function refuse(message: string): AppError {
   return new AppError('INVALID_PARAMETER', message, { errors: [{ field: 'file', message }] });
 }
 
+/** A reader's refusal of the whole file (over a limit, damaged) as E411 on `file`. */
+function asRefusal(err: unknown): unknown {
+  return err instanceof UnreadableFileError ? invalid('file', err.message) : err;
+}
+
+const letterKey = (i: number) => `COL_${columnLetter(i)}`;
+
+/** The record of a row: its raw_content, or an error row when a cell is not acceptable text. */
+function recordOf(
+  rowNumber: number,
+  dataType: string,
+  keys: readonly string[],
+  cells: readonly string[],
+): CarrierRecord {
+  const problem = firstBadCell(keys, cells, letterKey);
+  if (!problem) return { rowNumber, dataType, content: JSON.stringify(rawContentOf(keys, cells)) };
+  return {
+    rowNumber,
+    dataType: cleanCell(dataType),
+    content: JSON.stringify(rawContentOf(keys, cleanCells(cells))),
+    problem,
+  };
+}
+
 function requireDataTypeColumn(keys: readonly string[], what: string): number {
   const at = keys.indexOf(DATA_TYPE_COLUMN);
   if (at < 0) throw invalid('dataType', `is required (the file has no ${DATA_TYPE_COLUMN} ${what})`);
@@ -139,8 +172,7 @@ async function openDelimitedOrXlsx(path: string, input: CarrierFileInput): Promi
       sheetName: profile.sheet_name,
     });
   } catch (err) {
-    if (err instanceof UnreadableFileError) throw invalid('file', err.message);
-    throw err;
+    throw asRefusal(err);
   }
   const rows = source.rows();
   try {
@@ -154,21 +186,21 @@ async function openDelimitedOrXlsx(path: string, input: CarrierFileInput): Promi
       header: keys,
       layout: header ? checkLayout(header, input.mappings) : NO_PROBLEMS,
       async *records() {
-        for (let next = first; !next.done; next = await rows.next()) {
-          const { rowNumber, cells } = next.value;
-          if (rowNumber < profile.data_start_row || isBlankRow(cells)) continue;
-          yield {
-            rowNumber,
-            dataType: input.dataType ?? (cells[typeColumn] ?? '').trim(),
-            content: JSON.stringify(rawContentOf(keys, cells)),
-          };
+        try {
+          for (let next = first; !next.done; next = await rows.next()) {
+            const { rowNumber, cells } = next.value;
+            if (rowNumber < profile.data_start_row || isBlankRow(cells)) continue;
+            yield recordOf(rowNumber, input.dataType ?? (cells[typeColumn] ?? '').trim(), keys, cells);
+          }
+        } catch (err) {
+          throw asRefusal(err);
         }
       },
       close: async () => void (await rows.return(undefined)),
     };
   } catch (err) {
     await rows.return(undefined);
-    throw err;
+    throw asRefusal(err);
   }
 }
 
@@ -223,7 +255,7 @@ async function openFixed(path: string, input: CarrierFileInput): Promise<Carrier
     }
   } catch (err) {
     await rows.return(undefined);
-    throw err;
+    throw asRefusal(err);
   }
   return {
     kind: 'FIXED',
@@ -231,10 +263,14 @@ async function openFixed(path: string, input: CarrierFileInput): Promise<Carrier
     header: keys,
     layout: NO_PROBLEMS,
     async *records() {
-      for (let next = buffered.pop()!; !next.done; next = await rows.next()) {
-        const { rowNumber, cells } = next.value;
-        if (isBlankRow(cells)) continue;
-        yield { rowNumber, dataType, content: JSON.stringify(rawContentOf(keys, cells)) };
+      try {
+        for (let next = buffered.pop()!; !next.done; next = await rows.next()) {
+          const { rowNumber, cells } = next.value;
+          if (isBlankRow(cells)) continue;
+          yield recordOf(rowNumber, dataType, keys, cells);
+        }
+      } catch (err) {
+        throw asRefusal(err);
       }
     },
     close: async () => void (await rows.return(undefined)),
@@ -273,12 +309,15 @@ function dataTypeOf(text: string): string {
 async function openJson(path: string, input: CarrierFileInput): Promise<CarrierFile> {
   const encoding = normaliseEncoding(input.profile.file_encoding);
   const elements = readJsonArray(path, { encoding });
-  const wrap = (err: unknown) => (err instanceof JsonArrayError ? refuse(err.message) : err);
+  const wrap = (err: unknown) => (err instanceof JsonArrayError ? refuse(err.message) : asRefusal(err));
   let first: IteratorResult<JsonElement>;
   let keys: string[];
   try {
     first = await elements.next();
     keys = first.done ? [] : objectKeys(first.value);
+    if (keys.length > MAX_COLUMNS) throw tooManyColumns(1, keys.length);
+    const problem = headerProblem(keys, (i) => `key ${i + 1}`);
+    if (problem) throw refuse(problem);
     if (input.dataType === undefined) requireDataTypeColumn(keys, 'field in its first record');
   } catch (err) {
     await elements.return(undefined);
@@ -293,7 +332,14 @@ async function openJson(path: string, input: CarrierFileInput): Promise<CarrierF
       try {
         for (let next = first; !next.done; next = await elements.next()) {
           const { index, text } = next.value;
-          yield { rowNumber: index, dataType: input.dataType ?? dataTypeOf(text), content: text };
+          const problem = jsonTextProblem(text);
+          const content = problem ? cleanJsonText(text) : text;
+          yield {
+            rowNumber: index,
+            dataType: input.dataType ?? dataTypeOf(content),
+            content,
+            ...(problem ? { problem } : {}),
+          };
         }
       } catch (err) {
         throw wrap(err);
@@ -301,4 +347,49 @@ async function openJson(path: string, input: CarrierFileInput): Promise<CarrierF
     },
     close: async () => void (await elements.return(undefined)),
   };
+}
+
+// NUL or a surrogate, raw or as a JSON escape (\u0000, \ud800-\udfff)
+const JSON_SUSPECT = /[\u0000\uD800-\uDFFF]|\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})/;
+const ESCAPED_NUL = /\\u0000/g;
+const ESCAPED_LONE_HIGH = /\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})/g;
+const ESCAPED_LONE_LOW = /(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}/g;
+
+/**
+ * The first field of a JSON record whose text (escapes decoded) holds NUL or a lone surrogate.
+ * Only a suspect record is parsed; nested values are named by their top-level field.
+ */
+function jsonTextProblem(text: string): CellProblem | undefined {
+  if (!JSON_SUSPECT.test(text)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // a raw NUL makes the element invalid JSON: the record as a whole is to blame
+    const raw = firstBadCell(['record'], [text], () => 'record');
+    return raw && { ...raw, value: raw.value.slice(0, 200) };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return firstBadCell(['record'], [JSON.stringify(value)], () => 'record');
+  }
+  for (const [key, field] of Object.entries(value)) {
+    const keyProblem = firstBadCell([cleanCell(key)], [key], () => key);
+    if (keyProblem) return keyProblem;
+    const strings: string[] = [];
+    JSON.stringify(field, (_k, v: unknown) => {
+      if (typeof v === 'string') strings.push(v);
+      return v;
+    });
+    const found = firstBadCell(strings.map(() => key), strings, () => key);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The record's text with NUL and lone surrogates (raw or escaped) replaced by U+FFFD; digits stay as delivered. */
+function cleanJsonText(text: string): string {
+  return cleanCell(text)
+    .replace(ESCAPED_NUL, '\\ufffd')
+    .replace(ESCAPED_LONE_HIGH, '\\ufffd')
+    .replace(ESCAPED_LONE_LOW, '\\ufffd');
 }

@@ -1,6 +1,7 @@
 import type { Db } from '@csp/db';
 import { AppError, notFound } from '@csp/service-kit';
 import { intakeDb } from '../db.js';
+import { isCellTextMessage } from '../parsing/cell-text.js';
 import { transformChunk } from '../steps/transform-data.js';
 import { refreshReconciliation } from './receive-process.service.js';
 
@@ -42,6 +43,12 @@ export async function resolveParseError(
     if (!error) throw notFound(`Parse error ${errorId}`);
     if (error.resolve_status !== 'OPEN')
       throw new AppError('BAD_REQUEST', `parse error ${errorId} is already ${error.resolve_status}`);
+    if (input.status === 'RESOLVED' && error.error_type === 'INVALID_INPUT' && isCellTextMessage(error.error_message)) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `parse error ${errorId}: the file's cell ${error.error_field ?? ''} held characters that are not text; correct the file and upload it again (replace=true), or ignore the error`,
+      );
+    }
     const closed = await tx
       .updateTable('parse_error_log')
       .set({

@@ -73,7 +73,21 @@ const COPY_COLUMNS = [
   'row_number',
   'receive_file_id',
   'created_by',
+  'parse_status',
 ] as const;
+
+/**
+ * Rows with NUL or lone surrogates become error rows; a file with more of them than this is not
+ * text in the profile's encoding (UTF-16 read as UTF-8 puts a NUL in every cell) and is refused.
+ */
+export const MAX_CELL_ERROR_ROWS = 1000;
+
+interface CellError {
+  rowNumber: number;
+  field: string;
+  value: string;
+  message: string;
+}
 
 export async function loadCarrier(db: Db, companyCode: string): Promise<Profile> {
   const row = await intakeDb(db)
@@ -192,7 +206,18 @@ export async function receiveCarrierFile(
       const receiveFileId = created.receive_file_id;
       const batchId = `UPLOAD-${receiveFileId}`;
       const writer = new CopyWriter(client, 'raw_commission_data', COPY_COLUMNS, 2000);
+      const cellErrors: CellError[] = [];
       for await (const record of source.records()) {
+        if (record.problem) {
+          if (cellErrors.length >= MAX_CELL_ERROR_ROWS) {
+            throw invalid(
+              'file',
+              `more than ${MAX_CELL_ERROR_ROWS} rows hold NUL or unpaired surrogate characters; is the file really ${source.encoding ?? 'an xlsx workbook'}?`,
+            );
+          }
+          const { column, value, message } = record.problem;
+          cellErrors.push({ rowNumber: record.rowNumber, field: column, value, message: `${column} ${message}` });
+        }
         const full = writer.write([
           companyCode,
           batchId,
@@ -203,11 +228,13 @@ export async function receiveCarrierFile(
           record.rowNumber,
           receiveFileId,
           input.userId,
+          record.problem ? 'ERROR' : 'PENDING',
         ]);
         if (full) await writer.flush();
       }
       const rowCount = await writer.end();
       if (rowCount === 0) throw invalid('file', 'the file has no data rows');
+      if (cellErrors.length > 0) await logCellErrors(tx, receiveFileId, companyCode, settleMonth, cellErrors);
       const fileId = await files.adopt(trx, file.path, {
         groupId: `receive-${companyCode}-${settleMonth}`,
         originalName: file.fileName,
@@ -241,6 +268,23 @@ export async function receiveCarrierFile(
   } finally {
     await source.close();
   }
+}
+
+/** One OPEN INVALID_INPUT parse error per error row (DECISIONS "Text input"), naming the column. */
+async function logCellErrors(
+  tx: ReturnType<typeof intakeDb>,
+  receiveFileId: number,
+  companyCode: string,
+  settleMonth: string,
+  errors: readonly CellError[],
+): Promise<void> {
+  await sql`
+    INSERT INTO parse_error_log (raw_id, company_code, settle_month, error_type, error_field, error_value, error_message)
+    SELECT r.raw_id, ${companyCode}, ${settleMonth}, 'INVALID_INPUT', e.field, e.value, e.message
+    FROM unnest(${errors.map((e) => e.rowNumber)}::int[], ${errors.map((e) => e.field.slice(0, 100))}::text[],
+                ${errors.map((e) => e.value.slice(0, 1000))}::text[], ${errors.map((e) => e.message.slice(0, 1000))}::text[])
+         AS e(row_number, field, value, message)
+    JOIN raw_commission_data r ON r.receive_file_id = ${receiveFileId} AND r.row_number = e.row_number`.execute(tx);
 }
 
 const CONTENT_TYPES: Readonly<Record<ReceiveFileKind, string>> = {

@@ -93,6 +93,14 @@ function byProcessingOrder(a: FieldMapping, b: FieldMapping): number {
   );
 }
 
+/** Mappings in processing order, sorted once per mapping list (a chunk maps thousands of records with one list). */
+const sortedLists = new WeakMap<readonly FieldMapping[], readonly FieldMapping[]>();
+function inProcessingOrder(mappings: readonly FieldMapping[]): readonly FieldMapping[] {
+  let sorted = sortedLists.get(mappings);
+  if (!sorted) sortedLists.set(mappings, (sorted = [...mappings].sort(byProcessingOrder)));
+  return sorted;
+}
+
 /**
  * Checks, in this order: data type (UNKNOWN_TYPE), mappings (NO_MAPPING), JSON (JSON_PARSE), object
  * shape (INVALID_INPUT), then every mapped field in sort_order (REQUIRED, TRANSFORM_FAIL,
@@ -152,7 +160,7 @@ export function mapRecord(
 
   const values = new Map<TargetFieldName, string>();
   let firstError: ParseError | undefined;
-  for (const mapping of [...mappings].sort(byProcessingOrder)) {
+  for (const mapping of inProcessingOrder(mappings)) {
     const outcome = mapField(mapping, source, input.settleMonth, ctx);
     if (!outcome.ok) {
       firstError ??= outcome.error;

@@ -40,6 +40,17 @@ export function isTargetField(name: string): name is TargetFieldName {
 /** numeric(15,2) holds |x| < 10^13. */
 const MONEY_LIMIT = parsePlainNumber('10000000000000')!;
 
+/** Unsigned, at most 13 integer digits and 2 decimals: exact already, only written with 2 places. */
+const PLAIN_MONEY = /^(\d{1,13})(?:\.(\d{1,2}))?$/;
+
+/** The common carrier amount ("1200", "35.5", " 0012.30 ") as numeric(15,2) text without a Decimal. */
+function plainMoney(value: string): string | undefined {
+  const match = PLAIN_MONEY.exec(value.trim());
+  if (!match) return undefined;
+  const int = match[1]!.replace(/^0+(?=\d)/, '');
+  return `${int}.${(match[2] ?? '').padEnd(2, '0')}`;
+}
+
 export type FieldCheck = { ok: true; value: string } | { ok: false; message: string };
 
 /**
@@ -54,6 +65,8 @@ export function checkTargetValue(field: TargetFieldName, value: string, settleMo
         ? { ok: false, message: `${field} is longer than ${spec.maxLength} characters` }
         : { ok: true, value };
     case 'money': {
+      const plain = plainMoney(value);
+      if (plain !== undefined) return { ok: true, value: plain };
       const n = parsePlainNumber(value);
       if (n === undefined) return { ok: false, message: `${field} is not a number: '${value}'` };
       const rounded = round2(n);

@@ -15,6 +15,7 @@ import { receiveMultipart } from '../common/multipart.js';
 import { registerScopedResource, type ResourceScope } from '../common/scoped-resource.js';
 import { intakeDb } from '../db.js';
 import { columnLetter } from '../parsing/columns.js';
+import { cleanCells, headerProblem } from '../parsing/cell-text.js';
 import { openTabular, UnreadableFileError } from '../parsing/tabular.js';
 import { PREVIEW_LIMIT } from '../upload/upload.service.js';
 import { IMPORT_TARGETS, isTargetTable, notAllowedMessage } from '../upload/targets/index.js';
@@ -124,21 +125,29 @@ export async function registerUploadTemplateRoutes(app: ServiceApp): Promise<voi
         let headers: Array<{ column: string; index: number; header: string }> = [];
         const rows: Array<{ rowNumber: number; cells: Record<string, string> }> = [];
         let width = 0;
-        for await (const row of source.rows()) {
-          if (row.rowNumber === fields.headerRow) {
-            headers = row.cells.map((header, index) => ({
-              column: columnLetter(index),
-              index,
-              header: header.trim(),
-            }));
-          } else if (row.rowNumber > fields.headerRow) {
-            if (rows.length >= fields.previewRows) break;
-            width = Math.max(width, row.cells.length);
-            rows.push({
-              rowNumber: row.rowNumber,
-              cells: Object.fromEntries(row.cells.map((c, i) => [columnLetter(i), c])),
-            });
+        try {
+          for await (const row of source.rows()) {
+            if (row.rowNumber === fields.headerRow) {
+              const problem = headerProblem(row.cells, columnLetter);
+              if (problem) throw invalid('file', problem);
+              headers = row.cells.map((header, index) => ({
+                column: columnLetter(index),
+                index,
+                header: header.trim(),
+              }));
+            } else if (row.rowNumber > fields.headerRow) {
+              if (rows.length >= fields.previewRows) break;
+              width = Math.max(width, row.cells.length);
+              rows.push({
+                rowNumber: row.rowNumber,
+                // a sample is shown, not stored: NUL and lone surrogates are shown as U+FFFD
+                cells: Object.fromEntries(cleanCells(row.cells).map((c, i) => [columnLetter(i), c])),
+              });
+            }
           }
+        } catch (err) {
+          if (err instanceof UnreadableFileError) throw invalid('file', err.message);
+          throw err;
         }
         if (fields.headerRow === 0) {
           headers = Array.from({ length: width }, (_, index) => ({

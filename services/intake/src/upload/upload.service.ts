@@ -2,6 +2,7 @@ import { sql, type InsertObject, type Kysely } from 'kysely';
 import { clientTransaction, CopyWriter, type CopyValue, type Database, type Db } from '@csp/db';
 import { AppError, invalid, type FieldCipher, type PermCode } from '@csp/service-kit';
 import type { FileStore } from '../common/file-store.js';
+import { cleanCells, firstBadCell, headerProblem } from '../parsing/cell-text.js';
 import { columnLetter } from '../parsing/columns.js';
 import type { SpooledFile } from '../parsing/spool.js';
 import {
@@ -74,17 +75,59 @@ async function* dataRows(
   onHeader?: (cells: readonly string[]) => void,
 ): AsyncGenerator<SheetRow> {
   let headerSeen = plan.headerRow === 0;
-  for await (const row of source.rows(onTotal)) {
-    if (!headerSeen && row.rowNumber >= plan.headerRow) {
-      headerSeen = true;
-      if (row.rowNumber === plan.headerRow) {
-        checkHeaders(plan, row.cells);
-        onHeader?.(row.cells);
+  try {
+    for await (const row of source.rows(onTotal)) {
+      if (!headerSeen && row.rowNumber >= plan.headerRow) {
+        headerSeen = true;
+        if (row.rowNumber === plan.headerRow) {
+          const problem = headerProblem(row.cells, columnLetter);
+          if (problem) throw invalid('file', problem);
+          checkHeaders(plan, row.cells);
+          onHeader?.(row.cells);
+        }
       }
+      if (row.rowNumber < plan.dataStartRow || isBlankRow(row.cells)) continue;
+      yield row;
     }
-    if (row.rowNumber < plan.dataStartRow || isBlankRow(row.cells)) continue;
-    yield row;
+  } catch (err) {
+    // a reader's refusal (over a limit, damaged) is E411 on the file
+    if (err instanceof UnreadableFileError) throw invalid('file', err.message);
+    throw err;
   }
+}
+
+/**
+ * Reads the whole file once before anything is stored (DECISIONS "Text input"): a file over a
+ * limit (columns, line length, zip sizes) or without data rows is refused with E411 while the
+ * import has not written a row. Parsing without converting is a fraction of an import's time.
+ */
+async function assertImportable(plan: TemplatePlan, file: SpooledFile, encoding: string | undefined): Promise<void> {
+  const source = await openFor(plan, file, encoding);
+  let dataRowCount = 0;
+  for await (const row of dataRows(plan, source)) {
+    void row;
+    dataRowCount++;
+  }
+  if (dataRowCount === 0) throw invalid('file', 'the file has no data rows');
+}
+
+/**
+ * A row with a cell holding NUL or a lone surrogate is an error row naming the column (the
+ * template's target field when the column is mapped); its cells go to the error file cleaned.
+ */
+function cellTextError(plan: TemplatePlan, row: SheetRow): { error: RowError; cells: readonly string[] } | undefined {
+  const bad = firstBadCell([], row.cells, columnLetter);
+  if (!bad) return undefined;
+  const column = plan.columns.find((c) => c.sourceColumn === bad.column);
+  return {
+    error: {
+      rowNumber: row.rowNumber,
+      field: column?.targetField ?? bad.column,
+      value: bad.value.length > 200 ? `${bad.value.slice(0, 197)}...` : bad.value,
+      message: `column ${bad.column}${column ? ` (${column.targetField})` : ''} ${bad.message}`,
+    },
+    cells: cleanCells(row.cells),
+  };
 }
 
 function checkHeaders(plan: TemplatePlan, cells: readonly string[]): void {
@@ -236,15 +279,22 @@ async function writeBatch(
 }
 
 async function prepareBatch(
+  plan: TemplatePlan,
   converter: RowConverter,
   session: TargetSession<unknown, unknown>,
-  rows: SheetRow[],
+  batch: SheetRow[],
 ): Promise<{
   ready: Array<{ row: SheetRow; values: unknown }>;
   rejected: Array<{ error: RowError; cells: readonly string[] }>;
 }> {
-  const converted: Converted[] = await converter.convert(rows);
   const rejected: Array<{ error: RowError; cells: readonly string[] }> = [];
+  const rows: SheetRow[] = [];
+  for (const row of batch) {
+    const bad = cellTextError(plan, row);
+    if (bad) rejected.push(bad);
+    else rows.push(row);
+  }
+  const converted: Converted[] = await converter.convert(rows);
   const valid: Array<Extract<Converted, { ok: true }>> = [];
   for (const c of converted) {
     if (c.ok) valid.push(c);
@@ -294,6 +344,7 @@ export async function runImport(deps: ImportDeps, input: ImportInput): Promise<I
   const { db } = deps;
   const plan = await loadTemplatePlan(db, input.templateCode);
   await input.authorize(plan.target.permission.menu, plan.target.permission.perm);
+  await assertImportable(plan, input.file, input.encoding);
   const source = await openFor(plan, input.file, input.encoding);
   const history = await db
     .insertInto('upload_history')
@@ -319,7 +370,7 @@ export async function runImport(deps: ImportDeps, input: ImportInput): Promise<I
     // The next batch is read and converted while earlier ones are written (at most WRITES_IN_FLIGHT).
     const inFlight: Array<Promise<void>> = [];
     const flush = async (batch: SheetRow[]) => {
-      const { ready, rejected } = await prepareBatch(converter, session, batch);
+      const { ready, rejected } = await prepareBatch(plan, converter, session, batch);
       while (inFlight.length >= WRITES_IN_FLIGHT) await inFlight.shift();
       for (const r of rejected) await sink.add(r.error, r.cells);
       const write = writeBatch(db, session, historyId, batch.length, ready, rejected.length).then(
@@ -428,9 +479,20 @@ export async function previewImport(
   } finally {
     await iterator.return(undefined);
   }
+  if (rows.length === 0) throw invalid('file', 'the file has no data rows');
   const converter = await converterFor(db, plan);
   const session = plan.target.open({ db, cipher: deps.cipher, userId: null, companyCode: plan.companyCode });
-  const converted = await converter.convert(rows);
+  const textErrors = new Map(rows.flatMap((r) => {
+    const bad = cellTextError(plan, r);
+    return bad ? [[r.rowNumber, bad.error] as const] : [];
+  }));
+  const converted: Converted[] = (await converter.convert(rows.filter((r) => !textErrors.has(r.rowNumber)))).concat(
+    rows.flatMap((row) => {
+      const error = textErrors.get(row.rowNumber);
+      return error ? [{ ok: false as const, row, error }] : [];
+    }),
+  );
+  converted.sort((a, b) => a.row.rowNumber - b.row.rowNumber);
   const valid = converted.filter((c): c is Extract<Converted, { ok: true }> => c.ok);
   const prepared = valid.length ? await session.prepare(valid.map((v) => v.data)) : [];
   const preparedOf = new Map(valid.map((v, i) => [v.row.rowNumber, prepared[i]!]));

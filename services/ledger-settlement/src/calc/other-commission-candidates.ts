@@ -127,7 +127,8 @@ export async function servicingCandidates(
         AND c.contract_date <= ${cutoff}::date`);
   }
   if (setup.enabled.has('RENEWAL') || setup.enabled.has('REINSTATEMENT')) {
-    branches.push(sql`SELECT unnest(${events.map((e) => e.contract_id)}::bigint[])`);
+    // named: with collection off this branch comes first and names the CTE's column
+    branches.push(sql`SELECT unnest(${events.map((e) => e.contract_id)}::bigint[]) AS contract_id`);
   }
   if (branches.length === 0) return [];
   branches.push(sql`SELECT s.contract_id FROM contract_succession s

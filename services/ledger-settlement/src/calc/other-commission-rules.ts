@@ -16,6 +16,8 @@ export interface OtherCommissionSetup {
   rules: OtherCommissionRules;
   /** Active (commission_type.is_active) types that have at least one rule row. */
   enabled: ReadonlySet<OtherCommissionType>;
+  /** commission_type.is_active of INCENTIVE: an inactive type's programs are not calculated by the run. */
+  incentiveActive: boolean;
   /** Smallest collection_rule.min_commission_year (the contract-date prefilter). */
   collectionMinYear: number;
   /** Largest appointment_rule.months (the join-date prefilter). */
@@ -102,6 +104,7 @@ export async function loadOtherCommissionSetup(db: Db): Promise<OtherCommissionS
   return {
     rules,
     enabled,
+    incentiveActive: active.has('INCENTIVE'),
     collectionMinYear: Math.min(...rules.collection.map((r) => r.minCommissionYear), 6),
     appointmentMaxMonths: Math.max(...rules.appointment.map((r) => r.months), 1),
   };

@@ -1,5 +1,6 @@
 import type { StepContext } from '@csp/batch';
 import { buildOverrideIndex, toNonNegative, type OverrideIndex, type OverrideRuleRow } from '@csp/domain';
+import { agentsNotEmployedIn } from './employment.js';
 import { pricingOf } from './pricing.js';
 import { perRun } from './run-cache.js';
 
@@ -16,11 +17,12 @@ export interface OverrideSetup {
   conditionedTypes: ReadonlySet<string>;
 }
 
-/** Organization tree, agents and override rules, indexed once per run (domain buildOverrideIndex). */
+/** Organization tree, the month's employed agents and override rules, indexed once per run (domain buildOverrideIndex). */
 export function overrideSetupOf(ctx: StepContext): Promise<OverrideSetup> {
   return perRun(ctx, 'override-index', async () => {
-    const [pricing, orgs, rules] = await Promise.all([
+    const [pricing, notEmployed, orgs, rules] = await Promise.all([
       pricingOf(ctx),
+      agentsNotEmployedIn(ctx.db, ctx.settleMonth),
       ctx.db.selectFrom('organization').select(['org_id', 'parent_org_id']).execute(),
       ctx.db
         .selectFrom('override_rule')
@@ -49,7 +51,10 @@ export function overrideSetupOf(ctx: StepContext): Promise<OverrideSetup> {
       version: r.version,
     }));
     const orgNodes = orgs.map((o) => ({ orgId: o.org_id, parentOrgId: o.parent_org_id }));
-    const agents = [...pricing.agents.values()];
+    // an agent outside the month's employment window is never a receiver (the index takes ACTIVE agents only)
+    const agents = [...pricing.agents.values()].map((a) =>
+      notEmployed.has(a.agentId) ? { ...a, status: 'NOT_EMPLOYED_IN_MONTH' } : a,
+    );
     // Two indexes, so that a conditioned rule never competes with a plain rule of the same grade pair.
     return {
       plain: buildOverrideIndex({

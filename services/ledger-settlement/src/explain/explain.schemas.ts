@@ -150,10 +150,10 @@ export const explainTotals = z.object({
   taxRate: z.string(),
   tax: z.string(),
   net: z.string(),
-  /** Present when the month has corrections (settle_master.correction_total); part of gross. */
-  correction: z.string().optional(),
-  /** Present when the month has other commission types, incentives or adjustments (settle_master.other_total); part of gross. */
-  other: z.string().optional(),
+  /** Approved corrections booked into the month (settle_master.correction_total); part of gross, 0.00 when none. */
+  correction: z.string(),
+  /** Other commission types, approved incentives and adjustments (settle_master.other_total); part of gross, 0.00 when none. */
+  other: z.string(),
 });
 
 export const storedFigures = explainTotals.omit({ taxRate: true });

@@ -350,8 +350,9 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
     ['exceptionPlus', formatMoney(agg.exceptionPlus), formatMoney(settle.exception_plus)],
     ['exceptionMinus', formatMoney(agg.exceptionMinus), formatMoney(settle.exception_minus)],
     ['chargeback', formatMoney(agg.chargeback), formatMoney(settle.chargeback_total)],
-    ...(withCorrection ? [['correction', formatMoney(agg.correction), storedCorrection] as [string, string, string]] : []),
-    ...(withOther ? [['other', formatMoney(agg.other), storedOther] as [string, string, string]] : []),
+    // every part of gross is a figure, zero included (DECISIONS "Settlement lifecycle")
+    ['correction', formatMoney(agg.correction), storedCorrection],
+    ['other', formatMoney(agg.other), storedOther],
     ['gross', formatMoney(agg.gross), formatMoney(settle.gross_amount)],
     ['tax', formatMoney(agg.tax), formatMoney(settle.tax_amount)],
     ['net', formatMoney(agg.net), formatMoney(settle.net_amount)],
@@ -380,8 +381,8 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
       taxRate: formatRate(taxRate),
       tax: explained.tax!,
       net: explained.net!,
-      ...(withCorrection && { correction: explained.correction! }),
-      ...(withOther && { other: explained.other! }),
+      correction: explained.correction!,
+      other: explained.other!,
     },
     stored: {
       recruit: stored.recruit!,
@@ -393,8 +394,8 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
       gross: stored.gross!,
       tax: stored.tax!,
       net: stored.net!,
-      ...(withCorrection && { correction: stored.correction! }),
-      ...(withOther && { other: stored.other! }),
+      correction: stored.correction!,
+      other: stored.other!,
     },
     formula: withOther
       ? withCorrection

@@ -32,7 +32,7 @@ export const holdResource = defineResource({
     agentName: f.joined('a.agent_name', 'text').search().label('Agent').export({ width: 18 }),
     settleMonth: f.month().nullable(false).filter('range').sort().label('Settle month'),
     settleStatus: f.joined('s.status', 'text').label('Settlement status'),
-    netAmount: f.joined('s.net_amount', 'money').label('Net held'),
+    netAmount: f.joined('s.net_amount', 'money').label('보류 실지급액', 'Net held'),
     reasonCode: f.text().filter().label('Reason code'),
     reasonCodeName: f.codeName('HOLD_REASON', 'reasonCode').label('Reason'),
     reason: f.text().nullable(false).label('Reason text').export({ width: 30 }),

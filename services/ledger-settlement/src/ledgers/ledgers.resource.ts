@@ -180,7 +180,7 @@ export const chargebackResource = defineResource({
       .leftJoin('contract as ct', 'ct.contract_id', 'c.contract_id'),
   fields: {
     cbId: f.id().label('Chargeback ID'),
-    settleMonth: f.month().nullable(false).filter().sort().label('Due month'),
+    settleMonth: f.month().nullable(false).filter().sort().label('환수월', 'Due month'),
     contractId: f.ref().nullable(false).filter().sort().label('Contract ID'),
     policyNo: f.joined('ct.policy_no', 'text').label('Policy no').export({ width: 18 }),
     agentId: f.ref().nullable(false).filter().label('Agent ID'),

@@ -48,6 +48,10 @@ const moneyTotals = z.object({
   exceptionPlus: z.string(),
   exceptionMinus: z.string(),
   chargeback: z.string(),
+  /** approved corrections booked into the month; part of gross */
+  correction: z.string(),
+  /** other commission types, approved incentives and adjustments; part of gross */
+  other: z.string(),
   gross: z.string(),
   tax: z.string(),
   net: z.string(),
@@ -70,6 +74,8 @@ interface SumRow {
   exception_plus: string;
   exception_minus: string;
   chargeback: string;
+  correction: string;
+  other: string;
   gross: string;
   tax: string;
   net: string;
@@ -82,6 +88,8 @@ const totalsOf = (r: SumRow | undefined): z.input<typeof moneyTotals> => ({
   exceptionPlus: money(r?.exception_plus ?? '0'),
   exceptionMinus: money(r?.exception_minus ?? '0'),
   chargeback: money(r?.chargeback ?? '0'),
+  correction: money(r?.correction ?? '0'),
+  other: money(r?.other ?? '0'),
   gross: money(r?.gross ?? '0'),
   tax: money(r?.tax ?? '0'),
   net: money(r?.net ?? '0'),
@@ -120,6 +128,8 @@ export async function registerSettleRoutes(app: ServiceApp): Promise<void> {
           sql<string>`coalesce(sum(s.exception_plus), 0)`.as('exception_plus'),
           sql<string>`coalesce(sum(s.exception_minus), 0)`.as('exception_minus'),
           sql<string>`coalesce(sum(s.chargeback_total), 0)`.as('chargeback'),
+          sql<string>`coalesce(sum(s.correction_total), 0)`.as('correction'),
+          sql<string>`coalesce(sum(s.other_total), 0)`.as('other'),
           sql<string>`coalesce(sum(s.gross_amount), 0)`.as('gross'),
           sql<string>`coalesce(sum(s.tax_amount), 0)`.as('tax'),
           sql<string>`coalesce(sum(s.net_amount), 0)`.as('net'),

@@ -2,6 +2,7 @@ import { defineStep, type StepContext, type Trx } from '@csp/batch';
 import { calcSettlementWithOther, DomainError, formatMoney } from '@csp/domain';
 import { sql, type RawBuilder } from 'kysely';
 import { planAgentChunks } from '../calc/agent-chunks.js';
+import { employedInMonthSql } from '../calc/employment.js';
 import { agentRangeSql, monthByAgent, type AgentRange, type ByAgent } from '../calc/month-by-agent.js';
 import { perRun } from '../calc/run-cache.js';
 import { loadSettlementConfig } from '../calc/system-config.js';
@@ -77,8 +78,8 @@ function givenSources(rows: readonly SourceSum[]): RawBuilder<unknown> {
 }
 
 /**
- * One statement per agent range: (re)writes the month's commission_master rows (one per agent and type with a
- * source, adjustments kept; a row without source keeps only an adjustment) of the agents whose settlement is not
+ * One statement per agent range: (re)writes the month's commission_master rows (one per agent and active type with
+ * a source, adjustments kept; a row without source keeps only an adjustment) of the agents whose settlement is not
  * locked, and returns the sums of the settle rows. A type counts in other_total when commission_type.is_active
  * and gross_yn = 'Y' (recruit, maintain and override always count: rule 1.2.4). `sources` are the range's
  * (agent, type) sums: from monthSources in a run, straight from the ledgers for one agent outside a run.
@@ -98,7 +99,7 @@ async function loadSums(
          cm_write AS (
            INSERT INTO commission_master AS cm (agent_id, settle_month, commission_type, computed_amount, source_table, source_count, run_id)
            SELECT src.agent_id, ${month}, src.type, src.s, ct.source_table, src.n, ${runId}::bigint
-           FROM src JOIN commission_type ct ON ct.type_code = src.type
+           FROM src JOIN commission_type ct ON ct.type_code = src.type AND ct.is_active
            WHERE NOT EXISTS (SELECT 1 FROM locked l WHERE l.agent_id = src.agent_id)
            ON CONFLICT (agent_id, settle_month, commission_type) DO UPDATE SET
              computed_amount = EXCLUDED.computed_amount, source_table = EXCLUDED.source_table,
@@ -107,7 +108,8 @@ async function loadSums(
          cm_stale AS (
            SELECT cm.cm_id, cm.adjustment_amount FROM commission_master cm
            WHERE cm.settle_month = ${month} AND cm.agent_id BETWEEN ${from} AND ${to}
-             AND NOT EXISTS (SELECT 1 FROM src WHERE src.agent_id = cm.agent_id AND src.type = cm.commission_type)
+             AND NOT EXISTS (SELECT 1 FROM src JOIN commission_type ct ON ct.type_code = src.type AND ct.is_active
+                             WHERE src.agent_id = cm.agent_id AND src.type = cm.commission_type)
              AND NOT EXISTS (SELECT 1 FROM locked l WHERE l.agent_id = cm.agent_id)),
          cm_delete AS (
            DELETE FROM commission_master cm USING cm_stale x WHERE cm.cm_id = x.cm_id AND x.adjustment_amount = 0 RETURNING 1),
@@ -163,7 +165,7 @@ async function loadSums(
     LEFT JOIN c ON c.agent_id = a.agent_id
     LEFT JOIN k ON k.agent_id = a.agent_id
     LEFT JOIN sm ON sm.agent_id = a.agent_id
-    WHERE a.agent_id BETWEEN ${from} AND ${to}
+    WHERE a.agent_id BETWEEN ${from} AND ${to} AND ${employedInMonthSql('a', month)}
       AND (a.status = 'ACTIVE' OR p.agent_id IS NOT NULL OR adj.agent_id IS NOT NULL OR e.agent_id IS NOT NULL
            OR c.n IS NOT NULL OR k.n IS NOT NULL OR sm.agent_id IS NOT NULL)
     ORDER BY a.agent_id`.execute(trx);
@@ -265,6 +267,22 @@ async function upsertSettleRows(
   return written.length;
 }
 
+/**
+ * An agent outside the month's employment window has no settle row: a CALCULATED one left by an earlier run (its
+ * join or leave date changed since) goes, unless a dispute, a hold or a payment points at it (their history
+ * stays); locked rows stay as they are.
+ */
+async function deleteUnemployedRows(trx: Trx, month: string, from: number, to: number): Promise<void> {
+  await sql`
+    DELETE FROM settle_master s USING agent a
+    WHERE s.settle_month = ${month} AND s.agent_id BETWEEN ${from} AND ${to} AND s.status = 'CALCULATED'
+      AND a.agent_id = s.agent_id AND NOT ${employedInMonthSql('a', month)}
+      AND NOT EXISTS (SELECT 1 FROM commission_dispute d WHERE d.settle_id = s.settle_id)
+      AND NOT EXISTS (SELECT 1 FROM settle_hold h WHERE h.settle_id = s.settle_id)
+      AND NOT EXISTS (SELECT 1 FROM payment y WHERE y.settle_id = s.settle_id)
+      AND NOT EXISTS (SELECT 1 FROM deduction_carry_forward f WHERE f.settle_id = s.settle_id)`.execute(trx);
+}
+
 export const aggregate = defineStep({
   name: 'aggregate',
   plan: planAgentChunks,
@@ -287,6 +305,7 @@ export const aggregate = defineStep({
         }
       }
       const written = await upsertSettleRows(trx, ctx, rows);
+      await deleteUnemployedRows(trx, month, chunk.from, chunk.to);
       counts.success = written;
       counts.skipped = rows.length - written;
       // Receivers' override rows point at their settle row (locked rows keep theirs).

@@ -35,13 +35,15 @@ import { successionsOf } from '../calc/pricing.js';
  * agent. Candidates come from set-based SQL prefilters, the amounts from the @csp/domain rules; each chunk deletes
  * the month's CALCULATED rows of its agents and writes the new ones in its checkpoint transaction (idempotent).
  * Only active types with rules are computed; a revival also cancels the pending chargeback installments it ends.
- * Before the chunks, the ACTIVE incentive programs paid in this month are (re)calculated once (their results
- * count in other_total only after approval; approved and pending results are never touched).
+ * Before the chunks, while the INCENTIVE type is active, the ACTIVE incentive programs paid in this month are
+ * (re)calculated once (their results count in other_total only after approval; approved and pending results are
+ * never touched).
  */
 export const calcOtherCommission = defineStep({
   name: 'calcOtherCommission',
   plan: async (ctx) => {
-    await calculateIncentivesDueIn(ctx.db, ctx.settleMonth, ctx.runId);
+    const setup = await otherCommissionSetupOf(ctx);
+    if (setup.incentiveActive) await calculateIncentivesDueIn(ctx.db, ctx.settleMonth, ctx.runId);
     return planAgentChunks(ctx);
   },
   run: async (ctx, chunk) => {

@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
-import { action, envelope, maskEmail, maskPhone, notFound, ok, perm, registerResource, zId, type ServiceApp } from '@csp/service-kit';
+import { agentFields } from '@csp/field-tables';
+import { action, envelope, maskEmail, maskPhone, notFound, ok, perm, registerResource, writeOnlyGuard, zId, type ServiceApp } from '@csp/service-kit';
 import { agentHistoryResource, agentResource } from './agents.resource.js';
 import {
   agentMoveReq,
   agentRetireReq,
+  agentUpdateReq,
   createAgent,
   moveAgent,
   retireAgent,
   updateAgent,
   type AgentSave,
+  type AgentUpdate,
   type AgentWriteContext,
 } from './agents.service.js';
 
@@ -36,6 +39,7 @@ export async function registerAgentRoutes(app: ServiceApp): Promise<void> {
     cipher: app.cipher,
     userId: request.user?.userId ?? null,
     log: request.log,
+    request,
   });
   const logChange = (
     request: FastifyRequest,
@@ -83,6 +87,7 @@ export async function registerAgentRoutes(app: ServiceApp): Promise<void> {
     '/api/agents',
     {
       config: perm(MENU, 'CREATE'),
+      preValidation: writeOnlyGuard(agentFields, 'create'),
       schema: {
         tags,
         summary: 'Create agent (status ACTIVE, JOIN history)',
@@ -101,10 +106,12 @@ export async function registerAgentRoutes(app: ServiceApp): Promise<void> {
     '/api/agents/:id',
     {
       config: perm(MENU, 'UPDATE'),
-      schema: { tags, summary: 'Update agent', params, body: agentResource.schemas.save, response: { 200: envelope() } },
+      // absent fields keep their value; masked/encrypted ones are write-only (kit write-only.ts)
+      preValidation: writeOnlyGuard(agentFields, 'update'),
+      schema: { tags, summary: 'Update agent', params, body: agentUpdateReq, response: { 200: envelope() } },
     },
     async (request) => {
-      logChange(request, await updateAgent(writeContext(request), request.params.id, request.body as AgentSave));
+      logChange(request, await updateAgent(writeContext(request), request.params.id, request.body as AgentUpdate));
       return ok();
     },
   );

@@ -1,9 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError, invalid, today, zDate, zId, type FieldCipher } from '@csp/service-kit';
-import type { Db } from '@csp/db';
+import { agentFields } from '@csp/field-tables';
+import { AppError, invalid, today, writeOnlyColumns, writeOnlyValue, zDate, zId, type FieldCipher } from '@csp/service-kit';
+import { TAX_TYPES, VAT_TYPES, type Db } from '@csp/db';
 import { gradeById, insertHistory, lockAgent, orgById } from './agents.repository.js';
-import type { agentResource } from './agents.resource.js';
+import { agentResource } from './agents.resource.js';
 
 type AgentResp = ReturnType<typeof agentResource.toResp>;
 type Body<R, Req extends keyof R, Opt extends keyof R> = { [K in Req]: NonNullable<R[K]> } & { [K in Opt]?: R[K] };
@@ -13,6 +14,13 @@ export type AgentSave = Body<
   'agentName' | 'orgId' | 'gradeId' | 'taxType' | 'vatType',
   'licenseNo' | 'phone' | 'email' | 'bankCode' | 'residentNo' | 'accountNo' | 'joinDate' | 'businessNo'
 >;
+/** The parsed body of agentResource.schemas.update: a PATCH (absent = unchanged), see the kit README. */
+export type AgentUpdate = Omit<AgentSave, 'taxType' | 'vatType'> & Partial<Pick<AgentSave, 'taxType' | 'vatType'>>;
+/** The update body: the resource's update schema without the save defaults (absent = unchanged). */
+export const agentUpdateReq = agentResource.schemas.update.extend({
+  taxType: z.enum(TAX_TYPES).optional(),
+  vatType: z.enum(VAT_TYPES).optional(),
+});
 
 const reason = z.string().trim().max(500).nullable().optional();
 
@@ -32,12 +40,24 @@ export interface AgentWriteContext {
   cipher: FieldCipher;
   userId: number | null;
   log: FastifyBaseLogger;
+  /** The write request (its write-only inputs were set aside by the kit's writeOnlyGuard). */
+  request?: FastifyRequest;
 }
 
-/** Ciphertext for a write: undefined = leave as is, null/'' = clear. */
-function sealed(cipher: FieldCipher, plain: string | null | undefined): string | null | undefined {
-  if (plain === undefined) return undefined;
-  return plain === null || plain === '' ? null : cipher.encrypt(plain);
+/** A write-only value of a new agent (kit rule: a masked-looking value is E411); '' and null store nothing. */
+function created(field: string, value: string | null | undefined): string | null {
+  return writeOnlyValue({ field, optional: true }, value, 'create') ?? null;
+}
+
+/** Ciphertext of a new agent's encrypted field, or null. */
+function sealed(cipher: FieldCipher, field: string, plain: string | null | undefined): string | null {
+  const value = created(field, plain);
+  return value === null ? null : cipher.encrypt(value);
+}
+
+/** The given (not undefined) entries: an update writes only what the body carries. */
+function given<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** The organization and grade an agent is assigned to must exist and be active; returns the grade. */
@@ -54,13 +74,13 @@ async function assertAssignable(db: Db, orgId: number | undefined, gradeId: numb
   return grade;
 }
 
-function warnMissingBusinessNo(log: FastifyBaseLogger, agentId: number, body: AgentSave) {
-  if (body.taxType === 'BUSINESS_INCOME' && !body.businessNo) {
+function warnMissingBusinessNo(log: FastifyBaseLogger, agentId: number, agent: { tax_type: string | null; business_no: string | null }) {
+  if (agent.tax_type === 'BUSINESS_INCOME' && !agent.business_no) {
     log.warn({ agentId }, 'business-income agent saved without a business number');
   }
 }
 
-/** The columns every save sets (the masked ones only when present: see updateAgent). */
+/** The plain columns a create sets (the write-only ones: createAgent). */
 function savedColumns(body: AgentSave) {
   return {
     org_id: body.orgId,
@@ -83,10 +103,10 @@ export async function createAgent(ctx: AgentWriteContext, body: AgentSave) {
       .insertInto('agent')
       .values({
         ...savedColumns(body),
-        resident_no: sealed(ctx.cipher, body.residentNo) ?? null,
-        account_no: sealed(ctx.cipher, body.accountNo) ?? null,
-        phone: body.phone ?? null,
-        email: body.email ?? null,
+        resident_no: sealed(ctx.cipher, 'residentNo', body.residentNo),
+        account_no: sealed(ctx.cipher, 'accountNo', body.accountNo),
+        phone: created('phone', body.phone),
+        email: created('email', body.email),
         status: 'ACTIVE',
         created_by: ctx.userId,
         updated_by: ctx.userId,
@@ -103,30 +123,36 @@ export async function createAgent(ctx: AgentWriteContext, body: AgentSave) {
     });
     return { agent, history };
   });
-  warnMissingBusinessNo(ctx.log, result.agent.agent_id, body);
+  warnMissingBusinessNo(ctx.log, result.agent.agent_id, result.agent);
   return result;
 }
 
 /**
- * Full update. Masked fields absent from the body stay as they are. An organization or grade
+ * Update, a PATCH: a field absent from the body keeps its value; the masked/encrypted ones follow
+ * the kit's write-only rule (null or the masked text shown = unchanged, '' = cleared). An organization or grade
  * change also writes a history row dated today: PROMOTE/DEMOTE by grade level, else TRANSFER.
  */
-export async function updateAgent(ctx: AgentWriteContext, agentId: number, body: AgentSave) {
+export async function updateAgent(ctx: AgentWriteContext, agentId: number, body: AgentUpdate) {
   const result = await ctx.db.transaction().execute(async (trx) => {
     const before = await lockAgent(trx, agentId);
     const orgChanged = before.org_id !== body.orgId;
     const gradeChanged = before.grade_id !== body.gradeId;
     await assertAssignable(trx, orgChanged ? body.orgId : undefined, gradeChanged ? body.gradeId : undefined);
-    const residentNo = sealed(ctx.cipher, body.residentNo);
-    const accountNo = sealed(ctx.cipher, body.accountNo);
     const after = await trx
       .updateTable('agent')
       .set({
-        ...savedColumns(body),
-        ...(body.phone !== undefined ? { phone: body.phone } : {}),
-        ...(body.email !== undefined ? { email: body.email } : {}),
-        ...(residentNo !== undefined ? { resident_no: residentNo } : {}),
-        ...(accountNo !== undefined ? { account_no: accountNo } : {}),
+        org_id: body.orgId,
+        grade_id: body.gradeId,
+        agent_name: body.agentName,
+        ...given({
+          license_no: body.licenseNo,
+          bank_code: body.bankCode,
+          join_date: body.joinDate,
+          tax_type: body.taxType,
+          business_no: body.businessNo,
+          vat_type: body.vatType,
+        }),
+        ...writeOnlyColumns(agentFields, ctx.request, body, before, ctx.cipher),
         version: before.version + 1,
         updated_at: new Date(),
         updated_by: ctx.userId,
@@ -157,7 +183,7 @@ export async function updateAgent(ctx: AgentWriteContext, agentId: number, body:
     }
     return { before, after, history };
   });
-  warnMissingBusinessNo(ctx.log, agentId, body);
+  warnMissingBusinessNo(ctx.log, agentId, result.after);
   return result;
 }
 

@@ -11,7 +11,11 @@ export const paymentResource = defineResource({
   alias: 'p',
   menu: 'PAYMENT',
   tags: ['Payments'],
-  baseQuery: (db) => db.selectFrom('payment as p').leftJoin('agent as a', 'a.agent_id', 'p.agent_id'),
+  baseQuery: (db) =>
+    db
+      .selectFrom('payment as p')
+      .leftJoin('agent as a', 'a.agent_id', 'p.agent_id')
+      .leftJoin('settle_master as s', 's.settle_id', 'p.settle_id'),
   fields: {
     paymentId: f.id().label('Payment'),
     settleId: f.ref().filter().label('Settlement'),
@@ -20,6 +24,15 @@ export const paymentResource = defineResource({
     settleMonth: f.month().filter().sort().label('Settle month'),
     bankCode: f.text().filter().label('Bank'),
     accountNo: f.text().encrypted().masked('accountNo').label('Account'),
+    // The parts of gross of the paid settlement (DECISIONS "Settlement lifecycle"): they add up to amount.
+    recruitTotal: f.joined('s.recruit_total', 'money').label('Recruit'),
+    maintainTotal: f.joined('s.maintain_total', 'money').label('Maintain'),
+    overrideTotal: f.joined('s.override_total', 'money').label('Override'),
+    otherTotal: f.joined('s.other_total', 'money').label('Other commission'),
+    correctionTotal: f.joined('s.correction_total', 'money').label('Corrections'),
+    exceptionPlus: f.joined('s.exception_plus', 'money').label('Exception +'),
+    exceptionMinus: f.joined('s.exception_minus', 'money').label('Exception -'),
+    chargebackTotal: f.joined('s.chargeback_total', 'money').label('Chargeback'),
     amount: f.money().sort().label('Amount'),
     incomeTaxAmount: f.money().label('Income tax'),
     localTaxAmount: f.money().label('Local tax'),

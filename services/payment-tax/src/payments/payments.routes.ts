@@ -20,6 +20,20 @@ const taxResp = z.object({
   vatAmount: z.string(),
   netAmount: z.string(),
 });
+const generateResp = z.object({
+  created: z.number().describe('payments created'),
+  skipped: z
+    .array(
+      z.object({
+        settleId: z.number(),
+        agentId: z.number(),
+        agentName: z.string(),
+        reason: z.enum(['NO_BANK_ACCOUNT']),
+        detail: z.string(),
+      }),
+    )
+    .describe('agents not paid for want of a usable bank account; generate again once it is entered'),
+});
 const deductionResp = z.object({
   payments: z.number().describe('payments that took deductions'),
   deductions: z.number().describe('deductions applied'),
@@ -40,10 +54,10 @@ export async function paymentRoutes(app: ServiceApp): Promise<void> {
         tags,
         summary:
           'One PENDING payment per CONFIRMED settlement of the month with a positive gross and no payment yet; ' +
-          'a negative gross becomes a CHARGEBACK_PENDING deduction of the next month. Data: the number created. ' +
-          'An agent to be paid without a bank account refuses the call (E400, nothing written).',
+          'a negative gross becomes a CHARGEBACK_PENDING deduction of the next month. Data: the number created and ' +
+          'the agents skipped because they have no usable bank account (NO_BANK_ACCOUNT); generating again pays them once it is entered.',
         querystring: monthQuery,
-        response: { 200: envelope(z.number()) },
+        response: { 200: envelope(generateResp) },
       },
     },
     async (request) => {
@@ -52,11 +66,13 @@ export async function paymentRoutes(app: ServiceApp): Promise<void> {
       request.changeLog({ menuCode: MENU, tableName: 'payment', recordId: `month:${settleMonth}`, action: 'CREATE', after: result });
       const carried = result.carriedForward.length;
       const skipped = result.carryForwardSkipped.length;
+      const noAccount = result.skipped.length;
       const message =
         `${result.paymentIds.length} payment(s) created for ${settleMonth}` +
         (carried ? `; ${carried} negative gross carried forward to ${result.nextMonth} as CHARGEBACK_PENDING` : '') +
-        (skipped ? `; ${skipped} negative gross not carried: the agent's ${result.nextMonth} CHARGEBACK_PENDING deduction is no longer PENDING` : '');
-      return ok(result.paymentIds.length, message);
+        (skipped ? `; ${skipped} negative gross not carried: the agent's ${result.nextMonth} CHARGEBACK_PENDING deduction is no longer PENDING` : '') +
+        (noAccount ? `; ${noAccount} agent(s) skipped without a usable bank account (NO_BANK_ACCOUNT)` : '');
+      return ok({ created: result.paymentIds.length, skipped: result.skipped }, message);
     },
   );
 

@@ -11,6 +11,8 @@ import type { PaymentStatusValue } from './payments.resource.js';
 export interface GenerateResult {
   settleMonth: string;
   paymentIds: number[];
+  /** Agents left unpaid for want of a usable bank account; generating again after it is added pays them. */
+  skipped: SkippedAgent[];
   nextMonth: string;
   carriedForward: Array<{ settleId: number; agentId: number; amount: string; deductionId: number }>;
   carryForwardSkipped: Array<{ settleId: number; agentId: number; amount: string }>;
@@ -24,12 +26,13 @@ export interface DeductionResult {
   leftPending: number;
 }
 
-/** A missing or unreadable bank account of an agent about to be paid. */
-interface AccountProblem {
+/** An agent generate did not pay: a missing or unreadable bank account (DECISIONS "Payments and tax"). */
+export interface SkippedAgent {
   settleId: number;
   agentId: number;
   agentName: string;
-  problem: string;
+  reason: 'NO_BANK_ACCOUNT';
+  detail: string;
 }
 
 /** Payments workflows: generate, rule 5 taxes, rule 6 deductions, status moves (DECISIONS "Payments and tax"). */
@@ -53,40 +56,33 @@ export class PaymentService {
   /**
    * One PENDING payment per CONFIRMED settlement of the month with a positive gross and no live payment
    * (amount = gross, bank details of the agent), and the negative-gross carry-forward, in one transaction.
-   * An agent to be paid without a usable bank account refuses the whole call (E400, nothing written).
+   * An agent without a usable bank account is skipped and listed; the others are paid.
    */
   async generate(settleMonth: string, userId: number | null): Promise<GenerateResult> {
     const nextMonth = shiftSettleMonth(settleMonth, 1);
     return this.db.transaction().execute(async (trx) => {
       const repo = new PaymentRepository(trx);
       const payable = await repo.payableSettlements(settleMonth);
-      const problems: AccountProblem[] = [];
+      const skipped: SkippedAgent[] = [];
+      const payableIds: number[] = [];
       for (const s of payable) {
         const problem = this.accountProblem(s.bank_code, s.account_no);
-        if (problem) problems.push({ settleId: Number(s.settle_id), agentId: Number(s.agent_id), agentName: s.agent_name, problem });
+        if (problem) {
+          skipped.push({
+            settleId: Number(s.settle_id),
+            agentId: Number(s.agent_id),
+            agentName: s.agent_name,
+            reason: 'NO_BANK_ACCOUNT',
+            detail: problem,
+          });
+        } else payableIds.push(Number(s.settle_id));
       }
-      if (problems.length > 0) {
-        const list = problems
-          .slice(0, 10)
-          .map((p) => `agent ${p.agentId} (${p.agentName}): ${p.problem}`)
-          .join('; ');
-        const more = problems.length > 10 ? ` and ${problems.length - 10} more` : '';
-        throw new AppError(
-          'BAD_REQUEST',
-          `No payment was created: ${problems.length} agent(s) to be paid have no usable bank account — ${list}${more}. ` +
-            'Enter the account on the agent or hold the settlement, then generate again.',
-          { agents: problems },
-        );
-      }
-      const paymentIds = await repo.insertPayments(
-        settleMonth,
-        payable.map((s) => Number(s.settle_id)),
-        userId,
-      );
+      const paymentIds = await repo.insertPayments(settleMonth, payableIds, userId);
       const carried = await repo.carryNegativeGross(settleMonth, nextMonth, userId);
       return {
         settleMonth,
         paymentIds,
+        skipped,
         nextMonth,
         carriedForward: carried
           .filter((c) => c.deduction_id !== null)

@@ -43,3 +43,19 @@ export async function downloadFile(url: string, fallbackName: string): Promise<v
   a.remove();
   setTimeout(() => URL.revokeObjectURL(href), 10_000);
 }
+
+/**
+ * The queue dashboard (bull-board on the gateway) is opened with the session: `POST /ops/session`
+ * with the bearer token sets its cookie, then the page opens in a new tab.
+ */
+export async function openQueueDashboard(): Promise<void> {
+  const tab = window.open('about:blank', '_blank');
+  const res = await authFetch(new Request('/ops/session', { method: 'POST' }));
+  if (!res.ok) {
+    tab?.close();
+    const body = (await res.json().catch(() => null)) as { code?: string; message?: string } | null;
+    throw new ApiError(body?.code ?? 'E500', body?.message ?? `HTTP ${res.status}`, res.status);
+  }
+  if (tab) tab.location.href = '/ops/queues';
+  else window.location.assign('/ops/queues');
+}

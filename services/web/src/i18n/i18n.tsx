@@ -4,9 +4,22 @@ import { en, ko, koMenuNames, type MessageKey } from './messages.js';
 export type Lang = 'en' | 'ko';
 const KEY = 'csp.lang';
 
+/** Korean unless the user chose English before (DECISIONS: Korean first, English a remembered choice). */
 function initialLang(): Lang {
   const stored = localStorage.getItem(KEY);
-  return stored === 'ko' || stored === 'en' ? stored : 'en';
+  return stored === 'ko' || stored === 'en' ? stored : 'ko';
+}
+
+let active: Lang = 'ko';
+/** The language of the screen for helpers outside components (field labels of the generic pages). */
+export function activeLang(): Lang {
+  return active;
+}
+
+/** A catalog text by a key built at run time (`status.HOLD`), or undefined when the catalog has none. */
+export function lookup(lang: Lang, key: string): string | undefined {
+  if (!(key in en)) return undefined;
+  return (lang === 'ko' ? ko : en)[key as MessageKey];
 }
 
 interface I18n {
@@ -16,6 +29,8 @@ interface I18n {
   /** Text of an error code, or the server's message when the code has no text of its own. */
   errorText(code: string, fallback?: string): string;
   menuName(code: string, serverName: string): string;
+  /** A status or code value in words (`HOLD` -> 보류); the value itself when the catalog has no words for it. */
+  statusName(code: string): string;
 }
 
 const Ctx = createContext<I18n | null>(null);
@@ -28,6 +43,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     setLangState(next);
   }, []);
   const value = useMemo<I18n>(() => {
+    active = lang;
     const table = lang === 'ko' ? ko : en;
     const t = (key: MessageKey, vars?: Record<string, string | number>) =>
       (table[key] ?? en[key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => String(vars?.[name] ?? ''));
@@ -40,6 +56,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
         return key in en ? t(key) : (fallback ?? code);
       },
       menuName: (code, serverName) => (lang === 'ko' ? (koMenuNames[code] ?? serverName) : serverName),
+      statusName: (code) => lookup(lang, `status.${code}`) ?? code,
     };
   }, [lang, setLang]);
   document.documentElement.lang = lang;

@@ -6,6 +6,7 @@ import { unwrap, type PageResponse } from '../api/envelope.js';
 import { useAuth } from '../auth/auth.js';
 import { useI18n } from '../i18n/i18n.js';
 import { useMyMenus } from '../shell/menus.js';
+import { MonthCloseCard } from './month-close-card.js';
 
 interface Notice {
   noticeId: number;
@@ -20,6 +21,8 @@ export default function HomePage() {
   const { user } = useAuth();
   const { menus } = useMyMenus();
   const canNotices = menus?.can('NOTICE', 'READ') ?? false;
+  // Operators (who may confirm settlements) land on where the month stands.
+  const operator = menus?.can('SETTLE_LIST', 'APPROVE') ?? false;
   const notices = useQuery({
     queryKey: ['notices', 'home'],
     enabled: canNotices,
@@ -31,6 +34,11 @@ export default function HomePage() {
     <>
       <h1 className="page-title">{t('home.welcome', { name: user?.userName ?? '' })}</h1>
       <Row gutter={[16, 16]}>
+        {operator && (
+          <Col xs={24}>
+            <MonthCloseCard />
+          </Col>
+        )}
         {canNotices && (
           <Col xs={24} lg={12}>
             <Card title={<h2 className="card-title">{t('home.notices')}</h2>}>

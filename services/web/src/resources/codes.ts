@@ -8,6 +8,7 @@ interface Code {
   codeName: string;
   codeNameEn: string | null;
   sortOrder: number;
+  tone?: string | null;
 }
 
 /** Options of a common-code group (cached by the server and here), named in the UI language. */
@@ -23,5 +24,6 @@ export function useCodeOptions(groupCode: string | null | undefined) {
   return (query.data ?? []).map((c) => ({
     value: c.code,
     label: lang === 'en' && c.codeNameEn ? c.codeNameEn : c.codeName,
+    tone: c.tone ?? null,
   }));
 }

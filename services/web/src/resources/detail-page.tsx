@@ -9,7 +9,7 @@ import { useI18n } from '../i18n/i18n.js';
 import { useMyMenus, type PageMenu } from '../shell/menus.js';
 import { ErrorNotice } from './error-notice.js';
 import { FieldValue } from './field-value.js';
-import { fieldLabel, resolvePath, type ResourceMeta } from './meta.js';
+import { columnTitle, resolvePath, type ResourceMeta } from './meta.js';
 
 type Row = Record<string, unknown>;
 
@@ -81,7 +81,7 @@ export function ResourceDetail({ resource, page, id }: { resource: ResourceMeta;
         column={{ xs: 1, md: 2 }}
         items={resource.fields
           .filter((f) => f.kind !== 'version')
-          .map((f) => ({ key: f.key, label: fieldLabel(f), children: <FieldValue field={f} value={row[f.key]} /> }))}
+          .map((f) => ({ key: f.key, label: columnTitle(f), children: <FieldValue field={f} value={row[f.key]} row={row} /> }))}
       />
     </section>
   );

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { useI18n } from '../i18n/i18n.js';
+import { formatDate, formatMoney, formatMonth, formatRate, formatTimestamp } from '../shared/format.js';
 import { StatusTag } from '../shared/status-tag.js';
-import type { FieldMeta } from './meta.js';
+import { useCodeOptions } from './codes.js';
+import { displayKind, type FieldMeta } from './meta.js';
 
 const NUMERIC = new Set(['money', 'rate', 'int']);
 
@@ -11,25 +13,48 @@ export function isNumericKind(kind: string): boolean {
 
 /** Money as the server sent it (a decimal string), grouped for reading; never through a JS number. */
 export function formatDecimal(text: string): string {
-  const match = /^(-?)(\d+)(\.\d+)?$/.exec(text);
-  if (!match) return text;
-  return `${match[1]}${match[2]!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${match[3] ?? ''}`;
+  return formatMoney(text);
 }
 
-export function FieldValue({ field, value }: { field: FieldMeta; value: unknown }): ReactNode {
+/** A code drawn as one tag named in the user's language (common code name, else the catalog's words). */
+function CodeValue({ group, code }: { group: string | null | undefined; code: string }) {
+  const codes = useCodeOptions(group);
+  const found = codes.find((c) => c.value === code);
+  return <StatusTag status={code} label={found?.label} tone={found?.tone} />;
+}
+
+const YES_NO = /^(is|has|use)[A-Z]|(Yn|Flag)$/;
+
+export function FieldValue({ field, value, row }: { field: FieldMeta; value: unknown; row?: Record<string, unknown> | undefined }): ReactNode {
   const { t } = useI18n();
   if (value === null || value === undefined || value === '') return <span className="empty-value">-</span>;
-  switch (field.kind) {
+  const kind = displayKind(field);
+  if (typeof value === 'string' && (value === 'Y' || value === 'N') && (kind === 'yn' || field.codeGroup === 'YN' || YES_NO.test(field.key))) {
+    return value === 'Y' ? t('common.yes') : t('common.no');
+  }
+  switch (kind) {
     case 'bool':
       return value ? t('common.yes') : t('common.no');
     case 'money':
-      return formatDecimal(String(value));
+      return <span className="money">{formatMoney(String(value))}</span>;
+    case 'rate':
+      return formatRate(String(value));
+    case 'month':
+      return formatMonth(String(value));
+    case 'date':
+      return formatDate(String(value));
     case 'enum':
-      return <StatusTag status={String(value)} />;
+    case 'code':
+    case 'status':
+      return <CodeValue group={field.codeGroup} code={String(value)} />;
+    case 'ref': {
+      const shown = field.ref?.displayField ? row?.[field.ref.displayField] : undefined;
+      return shown == null || shown === '' ? String(value) : String(shown);
+    }
     case 'timestamp':
     case 'createdAt':
     case 'updatedAt':
-      return String(value).replace('T', ' ').replace(/\.\d+Z?$|Z$/, '');
+      return formatTimestamp(String(value));
     case 'json':
       return <code className="json-value">{JSON.stringify(value)}</code>;
     default:

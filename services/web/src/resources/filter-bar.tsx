@@ -1,8 +1,9 @@
 import { Button, Form, Input, Select, Space } from 'antd';
 import { useEffect } from 'react';
 import { useI18n } from '../i18n/i18n.js';
+import { MonthInput } from '../shared/month-input.js';
 import { useCodeOptions } from './codes.js';
-import { fieldLabel, type FieldMeta, type ResourceMeta } from './meta.js';
+import { displayKind, fieldLabel, type FieldMeta, type ResourceMeta } from './meta.js';
 import type { ListState } from './url-state.js';
 
 /** The URL keys of a resource's filters: eq `key`, range `keyFrom`/`keyTo`, in `key` (comma list). */
@@ -11,11 +12,17 @@ export function filterKeys(resource: ResourceMeta): string[] {
 }
 
 function inputType(field: FieldMeta): string {
-  return field.kind === 'date' ? 'date' : 'text';
+  return displayKind(field) === 'date' ? 'date' : 'text';
+}
+
+/** The control of one filter value: a month picker for months, a date input for dates, else text. */
+function ValueInput({ field, ...control }: { field: FieldMeta } & Record<string, unknown>) {
+  if (displayKind(field) === 'month') return <MonthInput {...(control as object)} />;
+  return <Input {...control} type={inputType(field)} />;
 }
 
 function ChoiceFilter({ field, ...control }: { field: FieldMeta } & Record<string, unknown>) {
-  const { t } = useI18n();
+  const { t, statusName } = useI18n();
   const codes = useCodeOptions(field.codeGroup);
   const options =
     field.kind === 'bool'
@@ -23,9 +30,9 @@ function ChoiceFilter({ field, ...control }: { field: FieldMeta } & Record<strin
           { value: 'true', label: t('common.yes') },
           { value: 'false', label: t('common.no') },
         ]
-      : field.enumValues?.length
-        ? field.enumValues.map((v) => ({ value: v, label: v }))
-        : codes;
+      : codes.length
+        ? codes
+        : (field.enumValues ?? []).map((v) => ({ value: v, label: statusName(v) }));
   return (
     <Select
       {...control}
@@ -79,16 +86,16 @@ export function FilterBar({ resource, state }: { resource: ResourceMeta; state: 
           <Form.Item key={f.key} label={fieldLabel(f)}>
             <Space.Compact>
               <Form.Item name={`${f.key}From`} noStyle>
-                <Input type={inputType(f)} aria-label={`${fieldLabel(f)} ${t('common.from')}`} placeholder={t('common.from')} />
+                <ValueInput field={f} aria-label={`${fieldLabel(f)} ${t('common.from')}`} placeholder={t('common.from')} />
               </Form.Item>
               <Form.Item name={`${f.key}To`} noStyle>
-                <Input type={inputType(f)} aria-label={`${fieldLabel(f)} ${t('common.to')}`} placeholder={t('common.to')} />
+                <ValueInput field={f} aria-label={`${fieldLabel(f)} ${t('common.to')}`} placeholder={t('common.to')} />
               </Form.Item>
             </Space.Compact>
           </Form.Item>
         ) : (
           <Form.Item key={f.key} name={f.key} label={fieldLabel(f)}>
-            {hasChoices(f) ? <ChoiceFilter field={f} /> : <Input type={inputType(f)} />}
+            {hasChoices(f) ? <ChoiceFilter field={f} /> : <ValueInput field={f} />}
           </Form.Item>
         ),
       )}

@@ -6,11 +6,13 @@ import { dynamicApi } from '../api/client.js';
 import { ApiError, unwrap, type FieldError } from '../api/envelope.js';
 import { Loading } from '../shell/app-layout.js';
 import { useI18n } from '../i18n/i18n.js';
+import { MonthInput } from '../shared/month-input.js';
 import type { PageMenu } from '../shell/menus.js';
 import { useCodeOptions } from './codes.js';
 import { itemPath, useRecord } from './detail-page.js';
 import { ErrorNotice } from './error-notice.js';
 import { placeFieldErrors } from './field-errors.js';
+import { MaskedInput } from './masked-input.js';
 import { fieldLabel, resolvePath, type FieldMeta, type ResourceMeta } from './meta.js';
 
 type Values = Record<string, unknown>;
@@ -21,7 +23,8 @@ export function saveFields(resource: ResourceMeta): FieldMeta[] {
 
 /** The control of one field; Form.Item hands it id, value and onChange, passed on untouched. */
 export function FieldInput({ field, ...common }: { field: FieldMeta } & Record<string, unknown>) {
-  const codes = useCodeOptions(field.enumValues?.length ? null : field.codeGroup);
+  const codes = useCodeOptions(field.codeGroup);
+  const { statusName } = useI18n();
   switch (field.kind) {
     case 'bool':
       return <Switch {...common} />;
@@ -35,23 +38,29 @@ export function FieldInput({ field, ...common }: { field: FieldMeta } & Record<s
     case 'date':
       return <Input {...common} type="date" />;
     case 'month':
-      return <Input {...common} placeholder="YYYYMM" maxLength={6} />;
+      return <MonthInput {...common} />;
     case 'json':
       return <Input.TextArea {...common} rows={4} />;
     case 'enum':
-      return <Select {...common} allowClear options={(field.enumValues ?? []).map((v) => ({ value: v, label: v }))} />;
+      return <Select {...common} allowClear options={codes.length ? codes : (field.enumValues ?? []).map((v) => ({ value: v, label: statusName(v) }))} />;
     default:
       if (field.codeGroup) return <Select {...common} allowClear options={codes} />;
       return <Input {...common} type={field.kind === 'email' ? 'email' : 'text'} />;
   }
 }
 
-/** Create sends what was filled in (the server applies its defaults); update also sends what was cleared. */
+/**
+ * Create sends what was filled in (the server applies its defaults); update sends every field the
+ * form shows, cleared ones as null (the server treats an absent field as unchanged), except masked
+ * fields, which go only when a new value was typed.
+ */
 function toBody(fields: FieldMeta[], values: Values, editing: boolean): Values {
   const body: Values = {};
   for (const f of fields) {
     if (editing && f.createOnly) continue;
     let value = values[f.key];
+    // write-only: a masked field goes out only when a new value was typed (MaskedInput)
+    if (editing && f.masked && (value === undefined || value === null || value === '')) continue;
     if (value === '' || value === undefined) {
       if (!editing || f.nullable === false) continue;
       value = null;
@@ -85,6 +94,7 @@ export function ResourceForm({ resource, page, id }: { resource: ResourceMeta; p
     const initial: Values = {};
     for (const f of fields) {
       const v = existing.data[f.key];
+      if (f.masked) continue; // shown as text by MaskedInput, never sent back
       initial[f.key] = f.kind === 'json' && v != null ? JSON.stringify(v) : v;
     }
     form.setFieldsValue(initial);
@@ -143,7 +153,11 @@ export function ResourceForm({ resource, page, id }: { resource: ResourceMeta; p
             valuePropName={f.kind === 'bool' ? 'checked' : 'value'}
             rules={f.required && f.kind !== 'bool' ? [{ required: true, message: t('login.required') }] : []}
           >
-            <FieldInput field={f} disabled={editing && !!f.createOnly} />
+            {editing && f.masked ? (
+              <MaskedInput field={f} shown={existing.data?.[f.key]} disabled={!!f.createOnly} />
+            ) : (
+              <FieldInput field={f} disabled={editing && !!f.createOnly} />
+            )}
           </Form.Item>
         ))}
         <Space>

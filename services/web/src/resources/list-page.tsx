@@ -10,7 +10,7 @@ import { useMyMenus, type PageMenu } from '../shell/menus.js';
 import { ErrorNotice } from './error-notice.js';
 import { FieldValue, isNumericKind } from './field-value.js';
 import { FilterBar, filterKeys } from './filter-bar.js';
-import { fieldLabel, idField, resolvePath, rowPath, type FieldMeta, type ResourceMeta } from './meta.js';
+import { columnTitle, displayKind, fieldLabel, idField, resolvePath, rowPath, type FieldMeta, type ResourceMeta } from './meta.js';
 import { exportHref, PAGE_SIZES, useListState } from './url-state.js';
 
 type Row = Record<string, unknown>;
@@ -20,7 +20,10 @@ const MAX_COLUMNS = 12;
 
 /** The first fields of the table, the status field always among them. */
 export function listColumns(resource: ResourceMeta): FieldMeta[] {
-  const shown = resource.fields.filter((f) => !HIDDEN_KINDS.has(f.kind) && !HIDDEN_KEYS.has(f.key));
+  // A name twin (a code's name, a reference's joined name) is drawn by its field: one column, not two.
+  const shown = resource.fields.filter(
+    (f) => !HIDDEN_KINDS.has(f.kind) && !HIDDEN_KEYS.has(f.key) && !f.twinOf && !f.detailOnly,
+  );
   const status = shown.find((f) => f.key === (resource.statusField ?? 'status'));
   const first = shown.slice(0, MAX_COLUMNS);
   return status && !first.includes(status) ? [...first.slice(0, MAX_COLUMNS - 1), status] : first;
@@ -35,7 +38,7 @@ export function ResourceList({
   page: PageMenu;
   rowActions?: ((resource: ResourceMeta, row: Row) => ReactNode) | undefined;
 }) {
-  const { t, errorText } = useI18n();
+  const { t, errorText, lang } = useI18n();
   const { message } = App.useApp();
   const { menus } = useMyMenus();
   const navigate = useNavigate();
@@ -61,17 +64,17 @@ export function ResourceList({
   const columns: TableProps<Row>['columns'] = listColumns(resource).map((f, i) => ({
     key: f.key,
     dataIndex: f.key,
-    title: fieldLabel(f),
-    align: isNumericKind(f.kind) ? 'right' : undefined,
+    title: columnTitle(f, lang),
+    align: isNumericKind(displayKind(f)) ? 'right' : undefined,
     sorter: f.sort,
     sortOrder: state.sortField === f.key ? (state.sortOrder === 'DESC' ? 'descend' : 'ascend') : null,
     render: (value: unknown, row: Row) =>
       id && i === 0 && granted(resource.permissions.detail) ? (
         <Link to={rowPath(page.path, row[id.key], carry)}>
-          <FieldValue field={f} value={value} />
+          <FieldValue field={f} value={value} row={row} />
         </Link>
       ) : (
-        <FieldValue field={f} value={value} />
+        <FieldValue field={f} value={value} row={row} />
       ),
   }));
 

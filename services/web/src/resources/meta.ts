@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { dynamicApi } from '../api/client.js';
 import { ApiError, unwrap } from '../api/envelope.js';
 import { readWarm, writeWarm } from '../api/warm-cache.js';
+import { activeLang, type Lang } from '../i18n/i18n.js';
 import type { PermCode } from '../shell/menus.js';
 
 /** `GET /api/meta/resources`: what the kit's field table says about every plain resource. */
@@ -15,10 +16,28 @@ export type FieldKind =
   | 'json' | 'phone' | 'email' | 'computed' | 'joined' | 'codeName' | 'version' | 'createdAt' | 'updatedAt'
   | 'createdBy' | 'updatedBy' | (string & {});
 
+/** A field's label in both languages (kit v2 metadata), or one text from an older server. */
+export type FieldLabel = string | { ko?: string | null; en?: string | null };
+
+/** Where a reference field points and how it is picked (kit metadata `ref`). */
+export interface FieldRef {
+  resource: string;
+  valueField?: string;
+  labelField?: string;
+  displayField?: string | null;
+  picker?: 'search' | 'select' | 'tree' | null;
+}
+
 export interface FieldMeta {
   key: string;
   kind: FieldKind;
-  label?: string | null;
+  label?: FieldLabel | null;
+  /** How the value reads (money, rate, month, date, timestamp, code, ref, bool ...) when it differs from `kind`. */
+  display?: string | null;
+  ref?: FieldRef | null;
+  /** The field whose name this one carries (a code's name, a reference's joined name): not a column of its own. */
+  twinOf?: string | null;
+  detailOnly?: boolean;
   enumValues?: string[];
   codeGroup?: string | null;
   filter?: 'eq' | 'range' | 'in' | null;
@@ -78,11 +97,29 @@ export function idField(resource: ResourceMeta): FieldMeta | undefined {
   return resource.fields.find((f) => (resource.idField ? f.key === resource.idField : f.kind === 'id'));
 }
 
-export function fieldLabel(field: FieldMeta): string {
+/** The label in the screen's language; the other language, then the key in words, when the server sent none. */
+export function fieldLabel(field: Pick<FieldMeta, 'key' | 'label'>, lang: Lang = activeLang()): string {
+  const label = field.label;
+  if (label && typeof label === 'object') {
+    const text = label[lang] ?? label[lang === 'ko' ? 'en' : 'ko'];
+    if (text && text !== field.key) return text;
+  } else if (label && label !== field.key) {
+    return label;
+  }
   // A field without a label of its own comes with its key as the label: worded here instead.
-  if (field.label && field.label !== field.key) return field.label;
   const words = field.key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** How a field's value reads: the metadata's display kind, else its storage kind. */
+export function displayKind(field: Pick<FieldMeta, 'kind' | 'display'>): string {
+  return field.display ?? field.kind;
+}
+
+/** A column header: the label, with the unit for money (STYLE: 원 in the header, not in every cell). */
+export function columnTitle(field: FieldMeta, lang: Lang = activeLang()): string {
+  const label = fieldLabel(field, lang);
+  return displayKind(field) === 'money' ? `${label} (원)` : label;
 }
 
 /** A page path (`/org/agents`) for a resource's row id; `carry` keeps path parameters (`?companyCode=X`). */

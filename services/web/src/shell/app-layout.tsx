@@ -1,11 +1,12 @@
-import { Layout, Menu, Result, Spin, type MenuProps } from 'antd';
+import { Button, Layout, Menu, Result, Spin, type MenuProps } from 'antd';
 import { Suspense, useEffect, useMemo, useState } from 'react';
-import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../auth/auth.js';
 import { useI18n } from '../i18n/i18n.js';
 import { useResourceMeta } from '../resources/meta.js';
 import { Breadcrumbs } from './breadcrumbs.js';
 import { HeaderBar } from './header-bar.js';
+import { isKnownPath } from './known-paths.js';
 import { menuIcon } from './menu-icons.js';
 import { useMyMenus, type MenuNode } from './menus.js';
 
@@ -38,9 +39,37 @@ export function Loading() {
   );
 }
 
+function HomeButton() {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  return (
+    <Button type="primary" onClick={() => void navigate('/')}>
+      {t('shell.goHome')}
+    </Button>
+  );
+}
+
+/** A page of the platform that the user's roles do not include: said kindly, with the way home. */
 export function Forbidden() {
   const { t } = useI18n();
-  return <Result status="403" title={t('forbidden.title')} subTitle={t('forbidden.text')} />;
+  return (
+    <Result
+      status="403"
+      title={t('forbidden.title')}
+      subTitle={
+        <>
+          <span>{t('forbidden.text')}</span> <span>{t('shell.noAccessText')}</span>
+        </>
+      }
+      extra={<HomeButton />}
+    />
+  );
+}
+
+/** An address that is no page at all. */
+export function NotFound({ path }: { path: string }) {
+  const { t } = useI18n();
+  return <Result status="404" title={t('notFound.title')} subTitle={t('shell.notFoundText', { path })} extra={<HomeButton />} />;
 }
 
 export default function AppLayout() {
@@ -66,7 +95,17 @@ export default function AppLayout() {
 
   return (
     <Layout className="app-layout">
-      <Layout.Sider collapsible collapsed={collapsed} onCollapse={setCollapsed} width={240} theme="light" className="app-sider">
+      <Layout.Sider
+        collapsible
+        collapsed={collapsed}
+        onCollapse={setCollapsed}
+        // A phone gets the icons only: the page keeps the width.
+        breakpoint="md"
+        onBreakpoint={setCollapsed}
+        width={240}
+        theme="light"
+        className="app-sider"
+      >
         <nav aria-label="Main menu">
           <Menu
             mode="inline"
@@ -88,8 +127,10 @@ export default function AppLayout() {
               <Suspense fallback={<Loading />}>
                 <Outlet />
               </Suspense>
-            ) : (
+            ) : isKnownPath(location.pathname) ? (
               <Forbidden />
+            ) : (
+              <NotFound path={location.pathname} />
             )}
           </main>
         </Layout.Content>

@@ -18,7 +18,8 @@ export function Breadcrumbs({ page }: { page: PageMenu | undefined }) {
     else if (rest[rest.length - 1] === 'edit') items.push({ title: t('common.edit') });
     else if (rest[0] === 'wizard') items.push({ title: t('mapping.wizard') });
     else if (rest[rest.length - 1] === 'permissions') items.push({ title: `${t('roles.permissions')} ${rest[0] ?? ''}` });
-    else if (rest.length) items.push({ title: `${t('common.detail')} ${rest.join(' / ')}` });
+    else if (rest[0] === 'explain') items.push({ title: t('explain.title') });
+    else if (rest.length) items.push({ title: t('common.detail') });
   }
   return <Breadcrumb className="app-breadcrumbs" items={items} />;
 }

@@ -5,6 +5,7 @@ import { api } from '../api/client.js';
 import { ApiError, unwrap, type PageResponse } from '../api/envelope.js';
 import type { paths } from '../api/schema';
 import { useI18n } from '../i18n/i18n.js';
+import { formatTimestamp } from '../shared/format.js';
 import { ErrorNotice } from '../resources/error-notice.js';
 import { PageTitle } from '../resources/resource-page.js';
 import { PAGE_SIZES, useListState } from '../resources/url-state.js';
@@ -58,9 +59,9 @@ function RequestDetail({ id, onClose }: { id: number; onClose(): void }) {
             column={1}
             items={[
               { key: 'status', label: t('common.status'), children: <StatusTag status={r.status} /> },
-              { key: 'line', label: 'Approval line', children: r.lineCode },
-              { key: 'step', label: 'Step', children: `${r.currentStep} / ${r.stepCount} (${r.activeRole ?? '-'})` },
-              { key: 'by', label: 'Requested by', children: `${r.requesterName ?? r.requestedBy} · ${r.requestedAt}` },
+              { key: 'line', label: t('approvals.line'), children: r.lineCode },
+              { key: 'step', label: t('approvals.step'), children: `${r.currentStep} / ${r.stepCount} (${r.activeRole ?? '-'})` },
+              { key: 'by', label: t('approvals.requestedBy'), children: `${r.requesterName ?? r.requestedBy} · ${formatTimestamp(r.requestedAt)}` },
             ]}
           />
           <Timeline
@@ -76,7 +77,7 @@ function RequestDetail({ id, onClose }: { id: number; onClose(): void }) {
           />
           {can('APPROVE') && r.status !== 'APPROVED' && r.status !== 'REJECTED' && r.status !== 'CANCELLED' && (
             <Space orientation="vertical" className="receive-panel">
-              <Input.TextArea aria-label="Comment or reason" rows={2} value={comment} onChange={(e) => setComment(e.target.value)} />
+              <Input.TextArea aria-label={t('approvals.comment')} rows={2} value={comment} onChange={(e) => setComment(e.target.value)} />
               <Space>
                 <Button type="primary" loading={decide.isPending && decide.variables === 'approve'} onClick={() => decide.mutate('approve')}>
                   Approve
@@ -112,20 +113,20 @@ function Inbox({ box, onOpen }: { box: Box; onOpen(id: number): void }) {
     {
       key: 'id',
       dataIndex: 'requestId',
-      title: 'Request',
+      title: t('approvals.request'),
       render: (id: number) => (
-        <Button type="link" size="small" onClick={() => onOpen(id)} aria-label={`Open request ${id}`}>
+        <Button type="link" size="small" onClick={() => onOpen(id)} aria-label={t('approvals.open', { id })}>
           {id}
         </Button>
       ),
     },
-    { key: 'type', dataIndex: 'targetTypeName', title: 'Type', render: (v: string | null, r) => v ?? r.targetType },
-    { key: 'target', dataIndex: 'targetId', title: 'Target' },
-    { key: 'title', dataIndex: 'title', title: 'Title' },
+    { key: 'type', dataIndex: 'targetTypeName', title: t('approvals.type'), render: (v: string | null, r) => v ?? r.targetType },
+    { key: 'target', dataIndex: 'targetId', title: t('approvals.target') },
+    { key: 'title', dataIndex: 'title', title: t('approvals.titleCol') },
     { key: 'status', dataIndex: 'status', title: t('common.status'), render: (s: string) => <StatusTag status={s} /> },
-    { key: 'step', title: 'Step', render: (_: unknown, r) => `${r.currentStep} / ${r.stepCount}` },
-    { key: 'by', dataIndex: 'requesterName', title: 'Requested by' },
-    { key: 'at', dataIndex: 'requestedAt', title: 'Requested at' },
+    { key: 'step', title: t('approvals.step'), render: (_: unknown, r) => `${r.currentStep} / ${r.stepCount}` },
+    { key: 'by', dataIndex: 'requesterName', title: t('approvals.requestedBy') },
+    { key: 'at', dataIndex: 'requestedAt', title: t('approvals.requestedAt'), render: (v: string) => formatTimestamp(v) },
   ];
   return (
     <>

@@ -1,14 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, Input, Progress, Space, Table, Tag, Typography, type TableProps } from 'antd';
-import { api } from '../api/client.js';
+import { Alert, App, Button, Card, Form, Progress, Result, Select, Space, Table, Typography, type TableProps } from 'antd';
+import { Link } from 'react-router';
+import { api, openQueueDashboard } from '../api/client.js';
 import { ApiError, unwrap, type PageResponse } from '../api/envelope.js';
 import type { paths } from '../api/schema';
 import { useAuth } from '../auth/auth.js';
-import { useI18n } from '../i18n/i18n.js';
+import { lookup, useI18n } from '../i18n/i18n.js';
 import { StatusTag } from '../shared/status-tag.js';
 import { ErrorNotice } from '../resources/error-notice.js';
 import { PageTitle } from '../resources/resource-page.js';
 import { PAGE_SIZES, useListState } from '../resources/url-state.js';
+import { formatMonth, formatTimestamp } from '../shared/format.js';
+import { MonthInput, monthPattern } from '../shared/month-input.js';
+import { useCompanies } from './intake/intake-api.js';
 import { useCurrentPage, useGrant } from '../shell/menus.js';
 
 type RunStatus = paths['/api/batch/settlement/status']['get']['responses'][200]['content']['application/json']['data'];
@@ -20,7 +24,8 @@ const EXTRA_KEYS = ['settleMonth', 'run'] as const;
 
 
 function RunDetail({ runId }: { runId: number }) {
-  const { t, errorText } = useI18n();
+  const { t, errorText, lang } = useI18n();
+  const stepName = (name: string) => lookup(lang, `step.${name}`) ?? name;
   const { message } = App.useApp();
   const can = useGrant('BATCH_RUN');
   const queryClient = useQueryClient();
@@ -36,7 +41,7 @@ function RunDetail({ runId }: { runId: number }) {
       unwrap(
         action === 'restart'
           ? await api.POST('/api/batch/settlement/{id}/restart', { params: { path: { id: runId } } })
-          : await api.POST('/api/batch/settlement/{id}/fail', { params: { path: { id: runId } }, body: { reason: 'Marked failed in the batch monitor' } }),
+          : await api.POST('/api/batch/settlement/{id}/fail', { params: { path: { id: runId } }, body: { reason: t('batch.failReason') } }),
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['batch'] }),
     onError: (err) => void message.error(err instanceof ApiError ? `${errorText(err.code, err.message)} (${err.code})` : String(err)),
@@ -49,25 +54,25 @@ function RunDetail({ runId }: { runId: number }) {
 
   const columns: TableProps<Step>['columns'] = [
     { key: 'seq', dataIndex: 'stepSeq', title: '#' },
-    { key: 'name', dataIndex: 'stepName', title: 'Step' },
-    { key: 'status', dataIndex: 'status', title: t('common.status'), render: (s: string, step) => (step.skipped ? <Tag>SKIPPED</Tag> : <StatusTag status={s} />) },
+    { key: 'name', dataIndex: 'stepName', title: t('batch.step'), render: (name: string) => stepName(name) },
+    { key: 'status', dataIndex: 'status', title: t('common.status'), render: (s: string, step) => (step.skipped ? <StatusTag status="SKIPPED" /> : <StatusTag status={s} />) },
     {
       key: 'progress',
-      title: 'Progress',
+      title: t('batch.progress'),
       render: (_: unknown, step) => (
         <Progress
           percent={step.status === 'COMPLETED' ? 100 : (step.progress?.percent ?? 0)}
           size="small"
           status={step.status === 'FAILED' ? 'exception' : step.status === 'RUNNING' ? 'active' : undefined}
-          aria-label={`${step.stepName} progress`}
+          aria-label={t('batch.progressOf', { step: stepName(step.stepName) })}
         />
       ),
     },
-    { key: 'success', dataIndex: 'successCount', title: 'Done', align: 'right' },
-    { key: 'errors', dataIndex: 'errorCount', title: 'Errors', align: 'right' },
-    { key: 'skippedCount', dataIndex: 'skippedCount', title: 'Skipped', align: 'right' },
-    { key: 'duration', dataIndex: 'durationMs', title: 'ms', align: 'right' },
-    { key: 'message', dataIndex: 'errorMessage', title: 'Message' },
+    { key: 'success', dataIndex: 'successCount', title: t('batch.done'), align: 'right' },
+    { key: 'errors', dataIndex: 'errorCount', title: t('batch.errors'), align: 'right' },
+    { key: 'skippedCount', dataIndex: 'skippedCount', title: t('batch.skipped'), align: 'right' },
+    { key: 'duration', dataIndex: 'durationMs', title: t('batch.duration'), align: 'right' },
+    { key: 'message', dataIndex: 'errorMessage', title: t('batch.message') },
   ];
 
   return (
@@ -76,7 +81,7 @@ function RunDetail({ runId }: { runId: number }) {
       className="run-steps"
       title={
         <h2 className="card-title">
-          Run {run.jobLogId} · {run.settleMonth} <StatusTag status={run.status} />
+          {t('batch.run.title', { id: run.jobLogId, month: formatMonth(run.settleMonth) })} <StatusTag status={run.status} />
         </h2>
       }
       extra={
@@ -99,8 +104,14 @@ function RunDetail({ runId }: { runId: number }) {
       {run.errorMessage && <Alert type="error" showIcon title={run.errorMessage} className="list-toolbar" />}
       {data.watchdog?.reason && <Alert type="warning" showIcon title={data.watchdog.reason} className="list-toolbar" />}
       <Typography.Paragraph>
-        {`total ${run.totalCount} · done ${run.successCount} · errors ${run.errorCount} · skipped ${run.skippedCount}`}
-        {run.durationMs != null && ` · ${run.durationMs} ms`}
+        {t('batch.counts', { total: run.totalCount, done: run.successCount, errors: run.errorCount, skipped: run.skippedCount })}
+        {run.durationMs != null && t('batch.durationText', { ms: run.durationMs })}
+        {run.status === 'COMPLETED' && (
+          <>
+            {' · '}
+            <Link to={`/settle?settleMonth=${run.settleMonth}`}>{t('settle.runLink')}</Link>
+          </>
+        )}
       </Typography.Paragraph>
       <Table<Step> rowKey="stepSeq" size="small" columns={columns} dataSource={steps} pagination={false} aria-label={t('batch.steps')} />
     </Card>
@@ -111,6 +122,7 @@ export default function BatchMonitorPage() {
   const { t, errorText } = useI18n();
   const { message } = App.useApp();
   const { user } = useAuth();
+  const companies = useCompanies();
   const page = useCurrentPage();
   const can = useGrant('BATCH_RUN');
   const queryClient = useQueryClient();
@@ -150,20 +162,36 @@ export default function BatchMonitorPage() {
     {
       key: 'id',
       dataIndex: 'jobLogId',
-      title: 'Run',
+      title: t('batch.runId'),
       render: (id: number) => (
-        <Button type="link" size="small" onClick={() => state.update({ run: id }, { keepPage: true })} aria-label={`Show run ${id}`}>
+        <Button type="link" size="small" onClick={() => state.update({ run: id }, { keepPage: true })} aria-label={t('batch.showRun', { id })}>
           {id}
         </Button>
       ),
     },
-    { key: 'month', dataIndex: 'settleMonth', title: t('common.month') },
-    { key: 'company', dataIndex: 'companyCode', title: 'Company' },
+    { key: 'month', dataIndex: 'settleMonth', title: t('common.month'), render: (m: string) => formatMonth(m) },
+    {
+      key: 'company',
+      dataIndex: 'companyCode',
+      title: t('batch.company'),
+      render: (code: string | null) =>
+        code ? (companies.data?.find((c) => c.companyCode === code)?.companyName ?? code) : t('batch.allCarriers'),
+    },
     { key: 'status', dataIndex: 'status', title: t('common.status'), render: (s: string) => <StatusTag status={s} /> },
-    { key: 'attempt', dataIndex: 'runAttempt', title: 'Attempt', align: 'right' },
-    { key: 'started', dataIndex: 'startedAt', title: 'Started' },
-    { key: 'ended', dataIndex: 'endedAt', title: 'Ended' },
+    { key: 'attempt', dataIndex: 'runAttempt', title: t('batch.attempt'), align: 'right' },
+    { key: 'started', dataIndex: 'startedAt', title: t('batch.started'), render: (v: string | null) => formatTimestamp(v) },
+    { key: 'ended', dataIndex: 'endedAt', title: t('batch.ended'), render: (v: string | null) => formatTimestamp(v) },
   ];
+
+  // A user whose role only reads its own settlements is told where to go instead of a raw refusal.
+  if (runs.error instanceof ApiError && runs.error.code === 'E403') {
+    return (
+      <>
+        {page && <PageTitle page={page} />}
+        <Result status="403" title={t('forbidden.title')} subTitle={t('batch.noAccess')} extra={<Link to="/settle">{t('settle.title')}</Link>} />
+      </>
+    );
+  }
 
   return (
     <>
@@ -174,12 +202,18 @@ export default function BatchMonitorPage() {
             <Form.Item
               name="settleMonth"
               label={t('common.month')}
-              rules={[{ required: true, pattern: /^\d{6}$/, message: 'YYYYMM' }]}
+              rules={[{ required: true, pattern: monthPattern, message: t('common.monthInvalid') }]}
             >
-              <Input placeholder="YYYYMM" maxLength={6} />
+              <MonthInput />
             </Form.Item>
-            <Form.Item name="companyCode" label="Company code">
-              <Input />
+            <Form.Item name="companyCode" label={t('batch.company')}>
+              <Select
+                allowClear
+                showSearch={{ optionFilterProp: 'label' }}
+                placeholder={t('batch.allCarriers')}
+                className="filter-select"
+                options={(companies.data ?? []).map((c) => ({ value: c.companyCode, label: c.companyName }))}
+              />
             </Form.Item>
             <Button type="primary" htmlType="submit" loading={start.isPending}>
               {t('batch.run')}
@@ -187,7 +221,17 @@ export default function BatchMonitorPage() {
           </Form>
         )}
         {operator && (
-          <a href="/ops/queues" target="_blank" rel="noreferrer">
+          <a
+            href="/ops/queues"
+            target="_blank"
+            rel="noreferrer"
+            onClick={(event) => {
+              event.preventDefault();
+              openQueueDashboard().catch((err: unknown) =>
+                message.error(err instanceof ApiError ? `${errorText(err.code, err.message)} (${err.code})` : String(err)),
+              );
+            }}
+          >
             {t('batch.queueDashboard')}
           </a>
         )}

@@ -4,34 +4,14 @@ import { useNavigate, useParams } from 'react-router';
 import { api } from '../api/client.js';
 import { unwrap } from '../api/envelope.js';
 import { useI18n } from '../i18n/i18n.js';
+import { formatCount, formatMoney, formatMonth, formatRate, formatTimestamp } from '../shared/format.js';
 import { StatusTag } from '../shared/status-tag.js';
 import { ErrorNotice } from '../resources/error-notice.js';
-import { formatDecimal } from '../resources/field-value.js';
 import { Loading } from '../shell/app-layout.js';
+import { lineColumns, SECTION_TITLES, TOTAL_TITLES, type LineKind } from './explain-columns.js';
 import type { SettleExplain } from './settle-api.js';
 
-type Section = keyof SettleExplain['sections'];
-const SECTIONS: { key: Section; title: string }[] = [
-  { key: 'recruit', title: 'Recruit' },
-  { key: 'maintain', title: 'Maintain' },
-  { key: 'override', title: 'Override received' },
-  { key: 'exceptionPlus', title: 'Exceptions (plus)' },
-  { key: 'exceptionMinus', title: 'Exceptions (minus)' },
-  { key: 'chargeback', title: 'Chargebacks' },
-  { key: 'excluded', title: 'Not counted' },
-];
-const MONEY = /amount|premium|total|gross|net|tax/i;
-
-function columnsOf(rows: Record<string, unknown>[]) {
-  const keys = Object.keys(rows[0] ?? {}).filter((k) => k !== 'basis' && k !== 'successionFrom');
-  return keys.map((key) => ({
-    key,
-    dataIndex: key,
-    title: key,
-    align: MONEY.test(key) ? ('right' as const) : undefined,
-    render: (v: unknown) => (v === null || v === undefined ? '-' : typeof v === 'boolean' ? String(v) : MONEY.test(key) ? formatDecimal(String(v)) : String(v)),
-  }));
-}
+type Line = Record<string, unknown>;
 
 /** One agent's month line by line: every ledger row behind each total, and whether it adds up. */
 export default function ExplainPage() {
@@ -49,49 +29,104 @@ export default function ExplainPage() {
   const e = explain.data;
   if (!e) return null;
 
+  const cell = (kind: LineKind, key: string, value: unknown, row: Line) => {
+    if (value === null || value === undefined || value === '') return '-';
+    switch (kind) {
+      case 'money':
+        return <span className="money">{formatMoney(String(value))}</span>;
+      case 'rate':
+        return formatRate(String(value));
+      case 'month':
+        return formatMonth(String(value));
+      case 'timestamp':
+        return formatTimestamp(String(value));
+      case 'bool':
+        return value ? t('common.yes') : t('common.no');
+      case 'status':
+        return <StatusTag status={String(value)} />;
+      case 'count':
+        return key === 'installmentSeq' && row.installmentTotal != null
+          ? t('explain.installmentOf', { seq: String(value), total: String(row.installmentTotal) })
+          : formatCount(value as number);
+      default:
+        return typeof value === 'object' ? JSON.stringify(value) : String(value);
+    }
+  };
+
   const stored = e.stored as Record<string, string | null | undefined>;
-  const totals = Object.entries(e.totals as Record<string, string | null | undefined>).map(([key, value]) => ({
-    key,
-    label: key,
-    children: (
-      <span className="money">
-        {value == null ? '-' : formatDecimal(value)}
-        {stored[key] != null && stored[key] !== value && <Tag className="status-tag status-bad">stored {formatDecimal(stored[key])}</Tag>}
-      </span>
-    ),
-  }));
+  const totalsOf = e.totals as Record<string, string | null | undefined>;
+  const totals = Object.entries(TOTAL_TITLES)
+    .filter(([key]) => totalsOf[key] !== undefined)
+    .map(([key, title]) => {
+      const value = totalsOf[key];
+      const isRate = key === 'taxRate';
+      return {
+        key,
+        label: isRate ? t(title) : t('common.moneyTitle', { title: t(title) }),
+        children: (
+          <span className="money">
+            {value == null ? '-' : isRate ? formatRate(value) : formatMoney(value)}
+            {!isRate && stored[key] != null && stored[key] !== value && (
+              <Tag className="status-tag status-bad">{t('explain.stored', { amount: formatMoney(stored[key]) })}</Tag>
+            )}
+          </span>
+        ),
+      };
+    });
+  const sections = e.sections as Record<string, ReadonlyArray<object> | undefined>;
+  const shown = Object.entries(SECTION_TITLES).filter(([key]) => sections[key] !== undefined);
+  const mismatch = (field: string) => {
+    const title = TOTAL_TITLES[field];
+    return title ? t(title) : field;
+  };
 
   return (
     <>
       <h1 className="page-title">
-        {t('explain.title')}: {e.agentName ?? e.agentId} · {e.settleMonth} <StatusTag status={e.status} />
+        {t('explain.title')}: {e.agentName ?? e.agentId} · {formatMonth(e.settleMonth)} <StatusTag status={e.status} />
       </h1>
       <Button onClick={() => void navigate(-1)} className="list-toolbar">
         {t('common.back')}
       </Button>
       {e.reconciles ? (
-        <Alert type="success" showIcon title="The lines below add up to the stored settlement." className="list-toolbar" />
+        <Alert type="success" showIcon title={t('explain.adds')} className="list-toolbar" />
       ) : (
         <Alert
           type="warning"
           showIcon
-          title="The lines do not add up to the stored settlement"
-          description={e.mismatches.map((m) => `${m.field}: explained ${m.explained}, stored ${m.stored}`).join('; ')}
+          title={t('explain.notAdds')}
+          description={e.mismatches
+            .map((m) => t('explain.mismatch', { field: mismatch(m.field), explained: formatMoney(m.explained), stored: formatMoney(m.stored) }))
+            .join('; ')}
           className="list-toolbar"
         />
       )}
-      <Card size="small" title={<h2 className="card-title">{e.formula}</h2>} className="list-toolbar">
+      <Card size="small" title={<h2 className="card-title">{t('explain.totals')}</h2>} className="list-toolbar">
+        <p className="explain-formula">{t('explain.formula')}</p>
         <Descriptions size="small" bordered column={{ xs: 1, md: 3 }} items={totals} />
       </Card>
       <Collapse
-        defaultActiveKey={SECTIONS.filter((s) => e.sections[s.key].length > 0).map((s) => s.key)}
-        items={SECTIONS.map((s) => {
-          const rows = (e.sections[s.key] as ReadonlyArray<object>).map((r): Record<string, unknown> => ({ ...r }));
+        defaultActiveKey={shown.filter(([key]) => (sections[key]?.length ?? 0) > 0).map(([key]) => key)}
+        items={shown.map(([key, title]) => {
+          const rows = (sections[key] ?? []).map((r): Line => ({ ...r }));
           return {
-            key: s.key,
-            label: `${s.title} (${rows.length})`,
+            key,
+            label: t('explain.lineCount', { title: t(title), count: rows.length }),
             children: rows.length ? (
-              <Table size="small" rowKey={(_r, i) => String(i)} columns={columnsOf(rows)} dataSource={rows} pagination={false} scroll={{ x: 'max-content' }} />
+              <Table<Line>
+                size="small"
+                rowKey={(_r, i) => String(i)}
+                columns={lineColumns(rows).map((c) => ({
+                  key: c.key,
+                  dataIndex: c.key,
+                  title: c.kind === 'money' ? t('common.moneyTitle', { title: t(c.label) }) : t(c.label),
+                  align: c.kind === 'money' || c.kind === 'rate' ? ('right' as const) : undefined,
+                  render: (v: unknown, row: Line) => cell(c.kind, c.key, v, row),
+                }))}
+                dataSource={rows}
+                pagination={false}
+                scroll={{ x: 'max-content' }}
+              />
             ) : (
               '-'
             ),

@@ -19,8 +19,14 @@ export function HoldDialog({ open, count, onOk, onCancel }: { open: boolean; cou
       okText={t('settle.hold')}
       cancelText={t('common.cancel')}
       onOk={async () => {
-        const values = await form.validateFields();
-        await onOk(values);
+        // An empty reason is shown under the field; the dialog stays open and nothing is sent.
+        let values: HoldValues;
+        try {
+          values = await form.validateFields();
+        } catch {
+          return;
+        }
+        await onOk({ ...values, reason: values.reason.trim() });
         form.resetFields();
       }}
       onCancel={onCancel}
@@ -30,7 +36,7 @@ export function HoldDialog({ open, count, onOk, onCancel }: { open: boolean; cou
         <Form.Item name="reasonCode" label={t('settle.holdReasonCode')}>
           <Select allowClear options={codes} />
         </Form.Item>
-        <Form.Item name="reason" label={t('settle.holdReason')} rules={[{ required: true, message: t('login.required') }]}>
+        <Form.Item name="reason" label={t('settle.holdReason')} rules={[{ required: true, whitespace: true, message: t('settle.holdReasonMissing') }]}>
           <Input.TextArea rows={3} maxLength={1000} />
         </Form.Item>
       </Form>

@@ -8,15 +8,20 @@ import { ErrorNotice } from '../resources/error-notice.js';
 import type { ResourceMeta } from '../resources/meta.js';
 import ResourcePage from '../resources/resource-page.js';
 import { Loading } from '../shell/app-layout.js';
+import { useI18n } from '../i18n/i18n.js';
+import type { MessageKey } from '../i18n/messages.js';
+import { formatMonth } from '../shared/format.js';
 import type { Series } from './kpi-chart.js';
 
 const KpiChart = lazy(() => import('./kpi-chart.js'));
 type Row = Record<string, string | number | null>;
 
+type T = (key: MessageKey, vars?: Record<string, string | number>) => string;
+
 interface ChartPlan {
-  title: string;
+  title: MessageKey;
   query: Record<string, string | number>;
-  build(rows: Row[]): { categories: string[]; series: Series[] };
+  build(rows: Row[], t: T): { categories: string[]; series: Series[] };
 }
 
 const bySum = (rows: Row[], key: string) => rows.map((r) => r[key] ?? null);
@@ -25,47 +30,47 @@ const label = (r: Row) => String(r.orgName ?? r.agentName ?? r.orgId ?? r.agentI
 /** What each KPI page draws above its list (same API as the list, first 100 rows). */
 const PLANS: Record<string, ChartPlan> = {
   monthly: {
-    title: 'Commission by settle month',
+    title: 'kpi.byMonth',
     query: { pageSize: 24, sortField: 'settleMonth', sortOrder: 'DESC' },
-    build(rows) {
+    build(rows, t) {
       const asc = [...rows].reverse();
       return {
-        categories: asc.map((r) => String(r.settleMonth)),
+        categories: asc.map((r) => formatMonth(String(r.settleMonth))),
         series: [
-          { name: 'Recruit', type: 'bar', values: bySum(asc, 'recruitTotal') },
-          { name: 'Maintain', type: 'bar', values: bySum(asc, 'maintainTotal') },
-          { name: 'Override', type: 'bar', values: bySum(asc, 'overrideTotal') },
-          { name: 'Chargeback', type: 'bar', values: bySum(asc, 'chargebackTotal') },
-          { name: 'Net', type: 'line', values: bySum(asc, 'netTotal') },
+          { name: t('settle.recruit'), type: 'bar', values: bySum(asc, 'recruitTotal') },
+          { name: t('settle.maintain'), type: 'bar', values: bySum(asc, 'maintainTotal') },
+          { name: t('settle.override'), type: 'bar', values: bySum(asc, 'overrideTotal') },
+          { name: t('settle.chargeback'), type: 'bar', values: bySum(asc, 'chargebackTotal') },
+          { name: t('settle.net'), type: 'line', values: bySum(asc, 'netTotal') },
         ],
       };
     },
   },
   org: {
-    title: 'Gross and net by organization (latest month)',
+    title: 'kpi.byOrg',
     query: { pageSize: 100, sortField: 'settleMonth', sortOrder: 'DESC' },
-    build(rows) {
+    build(rows, t) {
       const month = rows[0]?.settleMonth;
       const latest = rows.filter((r) => r.settleMonth === month).slice(0, 30);
       return {
         categories: latest.map(label),
         series: [
-          { name: 'Gross', type: 'bar', values: bySum(latest, 'grossTotal') },
-          { name: 'Net', type: 'bar', values: bySum(latest, 'netTotal') },
+          { name: t('settle.gross'), type: 'bar', values: bySum(latest, 'grossTotal') },
+          { name: t('settle.net'), type: 'bar', values: bySum(latest, 'netTotal') },
         ],
       };
     },
   },
   retention: {
-    title: 'Retention rate by cohort (%)',
+    title: 'kpi.retention',
     query: { pageSize: 100, sortField: 'cohortMonth', sortOrder: 'DESC' },
-    build(rows) {
+    build(rows, t) {
       const cohorts = [...new Set(rows.map((r) => String(r.cohortMonth)))].sort();
       const horizons = [...new Set(rows.map((r) => String(r.horizon)))].sort();
       return {
-        categories: cohorts,
+        categories: cohorts.map((c) => formatMonth(c)),
         series: horizons.map((h) => ({
-          name: `${h} months`,
+          name: t('kpi.monthsLater', { months: h }),
           type: 'line' as const,
           values: cohorts.map((c) => rows.find((r) => String(r.cohortMonth) === c && String(r.horizon) === h)?.retentionRate ?? null),
         })),
@@ -73,17 +78,18 @@ const PLANS: Record<string, ChartPlan> = {
     },
   },
   cumulative: {
-    title: 'Year to date net (top 20)',
+    title: 'kpi.ytd',
     query: { pageSize: 100, sortField: 'settleMonth', sortOrder: 'DESC' },
-    build(rows) {
+    build(rows, t) {
       const month = rows[0]?.settleMonth;
       const top = rows.filter((r) => r.settleMonth === month).slice(0, 20);
-      return { categories: top.map(label), series: [{ name: 'Net', type: 'bar', values: bySum(top, 'netTotal') }] };
+      return { categories: top.map(label), series: [{ name: t('settle.net'), type: 'bar', values: bySum(top, 'netTotal') }] };
     },
   },
 };
 
 function ChartPanel({ resource, plan }: { resource: ResourceMeta; plan: ChartPlan }) {
+  const { t } = useI18n();
   const sortable = new Set(resource.fields.filter((f) => f.sort).map((f) => f.key));
   const query = Object.fromEntries(Object.entries(plan.query).filter(([k, v]) => k !== 'sortField' || sortable.has(String(v))));
   if (!('sortField' in query)) delete query.sortOrder;
@@ -91,13 +97,13 @@ function ChartPanel({ resource, plan }: { resource: ResourceMeta; plan: ChartPla
     queryKey: ['kpi-chart', resource.path, query],
     queryFn: async () => unwrap<PageResponse<Row>>(await dynamicApi.GET(resource.path, { params: { query } })),
   });
-  const chart = useMemo(() => (data.data ? plan.build(data.data.list) : undefined), [data.data, plan]);
+  const chart = useMemo(() => (data.data ? plan.build(data.data.list, t) : undefined), [data.data, plan, t]);
   if (data.error) return <ErrorNotice error={data.error} />;
   return (
-    <Card size="small" className="list-toolbar" title={<h2 className="card-title">{plan.title}</h2>}>
+    <Card size="small" className="list-toolbar" title={<h2 className="card-title">{t(plan.title)}</h2>}>
       {chart ? (
         <Suspense fallback={<Loading />}>
-          <KpiChart title={plan.title} categories={chart.categories} series={chart.series} />
+          <KpiChart title={t(plan.title)} categories={chart.categories} series={chart.series} />
         </Suspense>
       ) : (
         <Loading />

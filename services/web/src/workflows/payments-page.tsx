@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Input, Select, Space } from 'antd';
+import { Alert, Button, Card, Descriptions, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, downloadFile } from '../api/client.js';
@@ -7,6 +7,8 @@ import { ApiError, unwrap } from '../api/envelope.js';
 import type { paths } from '../api/schema';
 import { useI18n } from '../i18n/i18n.js';
 import { formatDecimal } from '../resources/field-value.js';
+import { formatDate } from '../shared/format.js';
+import { MonthInput, monthPattern } from '../shared/month-input.js';
 import ResourcePage from '../resources/resource-page.js';
 import { useGrant } from '../shell/menus.js';
 
@@ -24,24 +26,24 @@ function PaymentSteps() {
   const [month, setMonth] = useState(params.get('settleMonth') ?? '');
   const [format, setFormat] = useState<'CSV' | 'FIXED'>('CSV');
   const [file, setFile] = useState<TransferFile | null>(null);
-  const valid = /^\d{6}$/.test(month);
+  const valid = monthPattern.test(month);
   const query = { params: { query: { settleMonth: month } } };
 
   const step = useMutation({
     mutationFn: async (which: Step): Promise<string> => {
       switch (which) {
         case 'generate':
-          return `${unwrap<number>(await api.POST('/api/payments/generate', query))} payments generated`;
+          return t('pay.generated', { count: unwrap<number>(await api.POST('/api/payments/generate', query)) });
         case 'taxes':
-          return `${unwrap<{ calculated: number }>(await api.POST('/api/payments/calculate-taxes', query)).calculated} payments taxed`;
+          return t('pay.taxed', { count: unwrap<{ calculated: number }>(await api.POST('/api/payments/calculate-taxes', query)).calculated });
         case 'deductions': {
           const d = unwrap<{ payments: number; deductions: number; deductionSum: string }>(await api.POST('/api/payments/apply-deductions', query));
-          return `${d.deductions} deductions (${formatDecimal(d.deductionSum)}) applied to ${d.payments} payments`;
+          return t('pay.deducted', { deductions: d.deductions, sum: formatDecimal(d.deductionSum), payments: d.payments });
         }
         case 'transfer': {
           const f = unwrap<TransferFile>(await api.POST('/api/payments/transfer-file', { body: { settleMonth: month, bankFormat: format } }));
           setFile(f);
-          return `${f.count} payments in ${f.fileName}`;
+          return t('pay.written', { count: f.count, file: f.fileName });
         }
       }
     },
@@ -50,7 +52,7 @@ function PaymentSteps() {
       setOutcome({ ok: true, text });
       await queryClient.invalidateQueries({ queryKey: ['list'] });
     },
-    onError: (err) => setOutcome({ ok: false, text: err instanceof ApiError ? `${err.message} (${err.code})` : String(err) }),
+    onError: (err) => setOutcome({ ok: false, text: err instanceof ApiError ? `${errorText(err.code, err.message)} (${err.code})` : String(err) }),
   });
 
   const download = async () => {
@@ -65,29 +67,29 @@ function PaymentSteps() {
   if (!can('UPDATE')) return null;
   const busy = (which: Step) => step.isPending && step.variables === which;
   return (
-    <Card size="small" className="list-toolbar" title={<h2 className="card-title">Pay a month</h2>}>
+    <Card size="small" className="list-toolbar" title={<h2 className="card-title">{t('pay.title')}</h2>}>
       <Space wrap>
-        <Input aria-label={t('common.month')} placeholder="YYYYMM" maxLength={6} value={month} onChange={(e) => setMonth(e.target.value)} />
+        <MonthInput aria-label={t('common.month')} value={month} onChange={(v) => setMonth(v ?? '')} />
         <Button disabled={!valid} loading={busy('generate')} onClick={() => step.mutate('generate')}>
-          1. Generate payments
+          {t('pay.generate')}
         </Button>
         <Button disabled={!valid} loading={busy('taxes')} onClick={() => step.mutate('taxes')}>
-          2. Calculate taxes
+          {t('pay.taxes')}
         </Button>
         <Button disabled={!valid} loading={busy('deductions')} onClick={() => step.mutate('deductions')}>
-          3. Apply deductions
+          {t('pay.deductions')}
         </Button>
         <Select<'CSV' | 'FIXED'>
-          aria-label="Bank format"
+          aria-label={t('pay.bankFormat')}
           value={format}
           onChange={setFormat}
           options={[
-            { value: 'CSV', label: 'CSV' },
-            { value: 'FIXED', label: 'Fixed width' },
+            { value: 'CSV', label: t('pay.csv') },
+            { value: 'FIXED', label: t('pay.fixed') },
           ]}
         />
         <Button type="primary" disabled={!valid} loading={busy('transfer')} onClick={() => step.mutate('transfer')}>
-          4. Write transfer file
+          {t('pay.transfer')}
         </Button>
       </Space>
       {outcome && (
@@ -98,10 +100,10 @@ function PaymentSteps() {
           size="small"
           className="run-steps"
           items={[
-            { key: 'file', label: 'File', children: <Button type="link" onClick={() => void download()}>{file.fileName}</Button> },
-            { key: 'date', label: 'Transfer date', children: file.transferDate },
-            { key: 'count', label: 'Payments', children: file.count },
-            { key: 'total', label: 'Total', children: formatDecimal(file.totalAmount) },
+            { key: 'file', label: t('pay.file'), children: <Button type="link" onClick={() => void download()}>{file.fileName}</Button> },
+            { key: 'date', label: t('pay.transferDate'), children: formatDate(file.transferDate) },
+            { key: 'count', label: t('pay.count'), children: file.count },
+            { key: 'total', label: t('pay.total'), children: formatDecimal(file.totalAmount) },
           ]}
         />
       )}

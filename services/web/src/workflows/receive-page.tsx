@@ -1,6 +1,6 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Checkbox, Form, Input, Select, Space, Table, Upload, type UploadFile } from 'antd';
+import { App, Button, Card, Checkbox, Form, Select, Space, Table, Upload, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api } from '../api/client.js';
@@ -10,6 +10,8 @@ import { useI18n } from '../i18n/i18n.js';
 import { StatusTag } from '../shared/status-tag.js';
 import { ErrorNotice } from '../resources/error-notice.js';
 import { formatDecimal } from '../resources/field-value.js';
+import { formatMonth } from '../shared/format.js';
+import { MonthInput, monthPattern } from '../shared/month-input.js';
 import ResourcePage from '../resources/resource-page.js';
 import { useGrant } from '../shell/menus.js';
 import { ParseErrorWorkbench } from './intake/parse-error-workbench.js';
@@ -75,7 +77,7 @@ function ReceivePanel() {
   });
   const status = useQuery({
     queryKey: ['receive', 'status', month],
-    enabled: /^\d{6}$/.test(month),
+    enabled: monthPattern.test(month),
     queryFn: async () => unwrap<ReceiveStatus>(await api.GET('/api/receive/status', { params: { query: { settleMonth: month } } })),
   });
   const report = (err: unknown) =>
@@ -83,11 +85,11 @@ function ReceivePanel() {
   const upload = useMutation({
     mutationFn: async (values: UploadForm) => {
       const file = files[0]?.originFileObj;
-      if (!file) throw new Error('Choose a file');
+      if (!file) throw new Error(t('receive.chooseFile'));
       return uploadFile(file, values);
     },
     onSuccess: async (data, values) => {
-      void message.success(`${data.rowCount} rows received`);
+      void message.success(t('receive.rowsReceived', { count: data.rowCount }));
       setFiles([]);
       setMonth(values.settleMonth);
       await queryClient.invalidateQueries();
@@ -96,29 +98,42 @@ function ReceivePanel() {
   });
   const process = useMutation({
     mutationFn: async (companyCode: string) => unwrap(await api.POST('/api/receive/process', { body: { companyCode, settleMonth: month } })),
-    onSuccess: () => queryClient.invalidateQueries(),
+    onSuccess: async (_data, companyCode) => {
+      const carrier = companies.data?.list.find((c) => c.companyCode === companyCode)?.companyName ?? companyCode;
+      void message.success(t('receive.processed', { carrier, month: formatMonth(month) }));
+      await queryClient.invalidateQueries();
+    },
     onError: report,
   });
 
   return (
     <Space orientation="vertical" className="receive-panel">
       {can('UPDATE') && (
-        <Card size="small" title={<h2 className="card-title">Upload a carrier file</h2>}>
+        <Card size="small" title={<h2 className="card-title">{t('receive.upload')}</h2>}>
           <Form form={form} layout="inline" name="receive-upload" onFinish={(v) => upload.mutate(v)}>
-            <Form.Item name="companyCode" label="Carrier" rules={[{ required: true, message: t('login.required') }]}>
+            <Form.Item name="companyCode" label={t('receive.carrier')} rules={[{ required: true, message: t('common.required') }]}>
               <Select
                 className="filter-select"
+                showSearch={{ optionFilterProp: 'label' }}
                 options={(companies.data?.list ?? []).map((c) => ({ value: c.companyCode, label: `${c.companyName} (${c.companyCode})` }))}
               />
             </Form.Item>
-            <Form.Item name="settleMonth" label={t('common.month')} rules={[{ required: true, pattern: /^\d{6}$/, message: 'YYYYMM' }]}>
-              <Input placeholder="YYYYMM" maxLength={6} />
+            <Form.Item name="settleMonth" label={t('common.month')} rules={[{ required: true, pattern: monthPattern, message: t('common.monthInvalid') }]}>
+              <MonthInput />
             </Form.Item>
-            <Form.Item name="dataType" label="Data type">
-              <Input placeholder="RECRUIT / MAINTAIN" />
+            <Form.Item name="dataType" label={t('receive.dataType')}>
+              <Select
+                allowClear
+                className="filter-select"
+                placeholder={t('receive.dataTypeAny')}
+                options={[
+                  { value: 'RECRUIT', label: t('receive.type.RECRUIT') },
+                  { value: 'MAINTAIN', label: t('receive.type.MAINTAIN') },
+                ]}
+              />
             </Form.Item>
             <Form.Item name="replace" valuePropName="checked">
-              <Checkbox>Replace an earlier file</Checkbox>
+              <Checkbox>{t('receive.replace')}</Checkbox>
             </Form.Item>
             <Upload
               beforeUpload={() => false}
@@ -127,18 +142,18 @@ function ReceivePanel() {
               onChange={({ fileList }) => setFiles(fileList)}
               accept=".xlsx,.csv"
             >
-              <Button icon={<UploadOutlined />}>File</Button>
+              <Button icon={<UploadOutlined />}>{t('receive.file')}</Button>
             </Upload>
             <Button type="primary" htmlType="submit" loading={upload.isPending} disabled={files.length === 0}>
-              Upload
+              {t('receive.uploadButton')}
             </Button>
           </Form>
         </Card>
       )}
       <Card
         size="small"
-        title={<h2 className="card-title">Received per carrier</h2>}
-        extra={<Input aria-label={t('common.month')} placeholder="YYYYMM" value={month} maxLength={6} onChange={(e) => setMonth(e.target.value)} />}
+        title={<h2 className="card-title">{t('receive.perCarrier')}</h2>}
+        extra={<MonthInput aria-label={t('common.month')} value={month} onChange={(v) => setMonth(v ?? '')} />}
       >
         {status.error ? <ErrorNotice error={status.error} /> : null}
         <Table<Carrier>
@@ -148,21 +163,21 @@ function ReceivePanel() {
           dataSource={status.data?.carriers ?? []}
           pagination={false}
           columns={[
-            { key: 'carrier', title: 'Carrier', render: (_: unknown, c) => `${c.companyName} (${c.companyCode})` },
-            { key: 'received', title: 'Received', render: (_: unknown, c) => (c.received ? <StatusTag status="RECEIVED" /> : c.expected ? <StatusTag status="MISSING" /> : '-') },
-            { key: 'files', dataIndex: 'fileCount', title: 'Files', align: 'right' },
-            { key: 'rows', dataIndex: 'rowCount', title: 'Rows', align: 'right' },
-            { key: 'ok', dataIndex: 'okCount', title: 'Parsed', align: 'right' },
-            { key: 'errors', dataIndex: 'openErrorCount', title: 'Open errors', align: 'right' },
-            { key: 'amount', dataIndex: 'reportedAmount', title: 'Reported', align: 'right', render: (v: string) => formatDecimal(v) },
-            { key: 'recon', dataIndex: 'reconStatus', title: 'Reconciliation' },
+            { key: 'carrier', title: t('receive.carrier'), render: (_: unknown, c) => `${c.companyName} (${c.companyCode})` },
+            { key: 'received', title: t('receive.received'), render: (_: unknown, c) => (c.received ? <StatusTag status="RECEIVED" /> : c.expected ? <StatusTag status="MISSING" /> : '-') },
+            { key: 'files', dataIndex: 'fileCount', title: t('receive.files'), align: 'right' },
+            { key: 'rows', dataIndex: 'rowCount', title: t('receive.rows'), align: 'right' },
+            { key: 'ok', dataIndex: 'okCount', title: t('receive.parsed'), align: 'right' },
+            { key: 'errors', dataIndex: 'openErrorCount', title: t('receive.openErrors'), align: 'right' },
+            { key: 'amount', dataIndex: 'reportedAmount', title: t('receive.reported'), align: 'right', render: (v: string) => formatDecimal(v) },
+            { key: 'recon', dataIndex: 'reconStatus', title: t('receive.recon'), render: (v: string | null) => (v ? <StatusTag status={v} /> : '-') },
             {
               key: 'process',
               title: t('common.actions'),
               render: (_: unknown, c) =>
                 can('UPDATE') && c.received ? (
                   <Button size="small" onClick={() => process.mutate(c.companyCode)} loading={process.isPending && process.variables === c.companyCode}>
-                    Process
+                    {t('receive.process')}
                   </Button>
                 ) : null,
             },

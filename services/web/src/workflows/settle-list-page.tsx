@@ -8,6 +8,8 @@ import { useI18n } from '../i18n/i18n.js';
 import { StatusTag } from '../shared/status-tag.js';
 import { ErrorNotice } from '../resources/error-notice.js';
 import { formatDecimal } from '../resources/field-value.js';
+import { formatMonth } from '../shared/format.js';
+import { MonthInput, monthPattern } from '../shared/month-input.js';
 import { PageTitle } from '../resources/resource-page.js';
 import { PAGE_SIZES, useListState } from '../resources/url-state.js';
 import { useCurrentPage, useGrant } from '../shell/menus.js';
@@ -30,7 +32,7 @@ function money(key: keyof SettleRow, title: string): NonNullable<TableProps<Sett
   return {
     key,
     dataIndex: key,
-    title,
+    title: `${title} (원)`,
     align: 'right',
     sorter: SORTABLE.has(key),
     render: (v: string) => <span className="money">{formatDecimal(v)}</span>,
@@ -47,19 +49,26 @@ function useSettleSummary(month: string | undefined) {
 }
 
 function Summary({ month }: { month: string }) {
-  const { t } = useI18n();
+  const { t, statusName } = useI18n();
   const summary = useSettleSummary(month);
   if (!summary.data) return null;
   const s = summary.data;
+  const won = (key: Parameters<typeof t>[0]) => t('common.moneyTitle', { title: t(key) });
   return (
-    <Card size="small" title={<h2 className="card-title">{`${t('settle.summary')} ${month}`}</h2>} className="list-toolbar">
+    <Card size="small" title={<h2 className="card-title">{`${t('settle.summary')} ${formatMonth(month)}`}</h2>} className="list-toolbar">
       <Space size="large" wrap>
-        <Statistic title="Rows" value={s.count} />
-        <Statistic title="Gross" value={formatDecimal(s.totals.gross)} />
-        <Statistic title="Tax" value={formatDecimal(s.totals.tax)} />
-        <Statistic title="Net" value={formatDecimal(s.totals.net)} />
+        <Statistic title={t('common.rows')} value={s.count} />
+        <Statistic title={won('settle.recruit')} value={formatDecimal(s.totals.recruit)} />
+        <Statistic title={won('settle.maintain')} value={formatDecimal(s.totals.maintain)} />
+        <Statistic title={won('settle.override')} value={formatDecimal(s.totals.override)} />
+        <Statistic title={won('settle.exceptionPlus')} value={formatDecimal(s.totals.exceptionPlus)} />
+        <Statistic title={won('settle.exceptionMinus')} value={formatDecimal(s.totals.exceptionMinus)} />
+        <Statistic title={won('settle.chargeback')} value={formatDecimal(s.totals.chargeback)} />
+        <Statistic title={won('settle.gross')} value={formatDecimal(s.totals.gross)} />
+        <Statistic title={won('settle.tax')} value={formatDecimal(s.totals.tax)} />
+        <Statistic title={won('settle.net')} value={formatDecimal(s.totals.net)} />
         {s.byStatus.map((b) => (
-          <Statistic key={b.status} title={b.status} value={b.count} />
+          <Statistic key={b.status} title={statusName(b.status)} value={b.count} />
         ))}
       </Space>
     </Card>
@@ -67,7 +76,7 @@ function Summary({ month }: { month: string }) {
 }
 
 export default function SettleListPage() {
-  const { t, errorText } = useI18n();
+  const { t, errorText, statusName } = useI18n();
   const { message, modal } = App.useApp();
   const page = useCurrentPage();
   const can = useGrant('SETTLE_LIST');
@@ -118,8 +127,8 @@ export default function SettleListPage() {
     if (!month) return;
     const net = formatDecimal(calculated.net);
     modal.confirm({
-      title: t('settle.confirmMonthTitle', { month }),
-      content: t('settle.confirmMonthText', { month, count: calculated.count, net }),
+      title: t('settle.confirmMonthTitle', { month: formatMonth(month) }),
+      content: t('settle.confirmMonthText', { month: formatMonth(month), count: calculated.count, net }),
       okText: t('settle.confirmMonthOk', { count: calculated.count }),
       cancelText: t('common.cancel'),
       onOk: async () => {
@@ -127,7 +136,7 @@ export default function SettleListPage() {
           const r = await confirmSettleMonth(month);
           void message.success(
             t('settle.confirmMonthDone', {
-              month: r.settleMonth,
+              month: formatMonth(r.settleMonth),
               confirmed: r.confirmed,
               hold: r.skippedHold,
               dispute: r.skippedDispute,
@@ -138,7 +147,7 @@ export default function SettleListPage() {
         } catch (err) {
           // The server's own words: a closed month (B001) says which month and why.
           void message.error(
-            err instanceof ApiError ? t('settle.confirmMonthFailed', { message: err.message, code: err.code }) : String(err),
+            err instanceof ApiError ? t('settle.confirmMonthFailed', { message: errorText(err.code, err.message), code: err.code }) : String(err),
           );
         }
         setSelected([]);
@@ -156,33 +165,48 @@ export default function SettleListPage() {
     {
       key: 'agentName',
       dataIndex: 'agentName',
-      title: 'Agent',
+      title: t('settle.agent'),
       sorter: true,
-      render: (_: unknown, row) => `${row.agentName ?? ''} (${row.agentId})`,
+      fixed: 'left',
+      render: (_: unknown, row) => (
+        <Link to={`/org/agents/${row.agentId}`} className="nowrap">
+          {row.agentName ?? row.agentId}
+        </Link>
+      ),
     },
-    { key: 'orgName', dataIndex: 'orgName', title: 'Organization' },
-    { key: 'settleMonth', dataIndex: 'settleMonth', title: t('common.month'), sorter: true },
-    money('recruitTotal', 'Recruit'),
-    money('maintainTotal', 'Maintain'),
-    money('overrideTotal', 'Override'),
-    money('chargebackTotal', 'Chargeback'),
-    money('grossAmount', 'Gross'),
-    money('taxAmount', 'Tax'),
-    money('netAmount', 'Net'),
+    { key: 'orgName', dataIndex: 'orgName', title: t('settle.org'), className: 'nowrap' },
+    { key: 'settleMonth', dataIndex: 'settleMonth', title: t('common.month'), sorter: true, className: 'nowrap', render: (m: string) => formatMonth(m) },
+    money('recruitTotal', t('settle.recruit')),
+    money('maintainTotal', t('settle.maintain')),
+    money('overrideTotal', t('settle.override')),
+    money('otherTotal', t('settle.other')),
+    money('correctionTotal', t('settle.correction')),
+    money('exceptionPlus', t('settle.exceptionPlus')),
+    money('exceptionMinus', t('settle.exceptionMinus')),
+    money('chargebackTotal', t('settle.chargeback')),
+    money('grossAmount', t('settle.gross')),
+    money('taxAmount', t('settle.tax')),
+    money('netAmount', t('settle.net')),
     {
       key: 'status',
       dataIndex: 'status',
       title: t('common.status'),
+      width: 200,
       render: (s: string, row) => (
-        <span>
+        <span className="status-cell">
           <StatusTag status={s} />
-          {row.holdReason && <Typography.Text type="secondary">{row.holdReason}</Typography.Text>}
+          {row.holdReason && (
+            <Typography.Text type="secondary" ellipsis={{ tooltip: row.holdReason }} className="hold-reason">
+              {row.holdReason}
+            </Typography.Text>
+          )}
         </span>
       ),
     },
     {
       key: 'actions',
       title: t('common.actions'),
+      fixed: 'right',
       render: (_: unknown, row) => (
         <Space size="small">
           <Link to={`/settle/explain/${row.settleId}`} aria-label={`${t('settle.explain')} ${row.agentName ?? row.agentId}`}>
@@ -228,13 +252,13 @@ export default function SettleListPage() {
     <>
       {page && <PageTitle page={page} />}
       <Form form={form} layout="inline" className="filter-bar" role="search" name="settle-filters" onFinish={(v) => state.update(v)}>
-        <Form.Item name="settleMonth" label={t('common.month')} rules={[{ pattern: /^\d{6}$/, message: 'YYYYMM' }]}>
-          <Input placeholder="YYYYMM" maxLength={6} />
+        <Form.Item name="settleMonth" label={t('common.month')} rules={[{ pattern: monthPattern, message: t('common.monthInvalid') }]}>
+          <MonthInput />
         </Form.Item>
         <Form.Item name="status" label={t('common.status')}>
-          <Select allowClear placeholder={t('common.all')} className="filter-select" options={STATUSES.map((s) => ({ value: s, label: s }))} />
+          <Select allowClear placeholder={t('common.all')} className="filter-select" options={STATUSES.map((s) => ({ value: s, label: statusName(s) }))} />
         </Form.Item>
-        <Form.Item name="agentId" label="Agent ID">
+        <Form.Item name="agentId" label={t('settle.agentId')}>
           <Input inputMode="numeric" />
         </Form.Item>
         <Form.Item name="searchKeyword" label={t('common.keyword')}>
@@ -276,13 +300,14 @@ export default function SettleListPage() {
         columns={columns}
         dataSource={list.data?.list ?? []}
         onChange={onChange}
-        className="wide-table"
+        className="wide-table compact-table"
+        scroll={{ x: 'max-content' }}
         rowSelection={
           approve
             ? {
                 selectedRowKeys: selected.map((r) => r.settleId),
                 onChange: (_keys, rows) => setSelected(rows),
-                getCheckboxProps: (row) => ({ 'aria-label': `Select ${row.agentName ?? row.agentId}` }) as never,
+                getCheckboxProps: (row) => ({ 'aria-label': t('settle.selectRow', { name: row.agentName ?? row.agentId }) }) as never,
               }
             : undefined
         }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Input, Progress, Select, Space } from 'antd';
+import { App, Button, Card, Progress, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, downloadFile } from '../api/client.js';
@@ -7,6 +7,7 @@ import { ApiError, unwrap } from '../api/envelope.js';
 import type { paths } from '../api/schema';
 import { useI18n } from '../i18n/i18n.js';
 import ResourcePage from '../resources/resource-page.js';
+import { MonthInput, monthPattern } from '../shared/month-input.js';
 import { useGrant } from '../shell/menus.js';
 
 type Run = paths['/api/statements/generate-for-month/{runId}']['get']['responses'][200]['content']['application/json']['data'];
@@ -41,24 +42,28 @@ function GenerateForMonth() {
 
   if (!can('CREATE')) return null;
   return (
-    <Card size="small" className="list-toolbar" title={<h2 className="card-title">Issue statements for a month</h2>}>
+    <Card size="small" className="list-toolbar" title={<h2 className="card-title">{t('stmt.issue')}</h2>}>
       <Space wrap>
-        <Input aria-label={t('common.month')} placeholder="YYYYMM" maxLength={6} value={month} onChange={(e) => setMonth(e.target.value)} />
+        <MonthInput aria-label={t('common.month')} value={month} onChange={(v) => setMonth(v ?? '')} />
         <Select<StatementType>
-          aria-label="Statement type"
+          aria-label={t('stmt.type')}
           value={type}
           onChange={setType}
-          options={(['MONTHLY', 'ANNUAL', 'PROOF'] as const).map((v) => ({ value: v, label: v }))}
+          options={[
+            { value: 'MONTHLY', label: t('stmt.monthly') },
+            { value: 'ANNUAL', label: t('stmt.annual') },
+            { value: 'PROOF', label: t('stmt.proof') },
+          ]}
         />
-        <Button type="primary" disabled={!/^\d{6}$/.test(month)} loading={start.isPending} onClick={() => start.mutate()}>
-          Issue statements
+        <Button type="primary" disabled={!monthPattern.test(month)} loading={start.isPending} onClick={() => start.mutate()}>
+          {t('stmt.issueButton')}
         </Button>
         {run.data && (
           <Progress
             className="filter-select"
             percent={run.data.percent}
             status={run.data.status === 'FAILED' ? 'exception' : run.data.status === 'RUNNING' ? 'active' : 'success'}
-            aria-label="Statement issue progress"
+            aria-label={t('stmt.progress')}
           />
         )}
       </Space>
@@ -67,19 +72,21 @@ function GenerateForMonth() {
 }
 
 function DownloadButton({ row }: { row: Record<string, unknown> }) {
-  const { errorText } = useI18n();
+  const { t, errorText } = useI18n();
   const { message } = App.useApp();
+  const queryClient = useQueryClient();
   const id = row.statementId;
   return (
     <Button
       size="small"
       onClick={() =>
-        void downloadFile(`/api/statements/${String(id)}/download`, `statement-${String(id)}.xlsx`).catch((err: unknown) =>
-          message.error(err instanceof ApiError ? `${errorText(err.code, err.message)} (${err.code})` : String(err)),
-        )
+        void downloadFile(`/api/statements/${String(id)}/download`, `statement-${String(id)}.xlsx`)
+          // A download marks the statement sent: the list shows it at once.
+          .then(() => queryClient.invalidateQueries({ queryKey: ['list'] }))
+          .catch((err: unknown) => message.error(err instanceof ApiError ? `${errorText(err.code, err.message)} (${err.code})` : String(err)))
       }
     >
-      Download
+      {t('stmt.download')}
     </Button>
   );
 }

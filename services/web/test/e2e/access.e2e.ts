@@ -26,21 +26,20 @@ test.describe('what a user may not do is not shown, and the server refuses it', 
     await expect(nav.getByRole('menuitem')).toHaveText(['Ledgers', 'Settlement']);
     await nav.getByRole('menuitem', { name: 'Ledgers' }).click();
     await nav.getByRole('menuitem', { name: 'Settlement' }).click();
-    await expect(nav.getByRole('link')).toHaveText(['Recruit Ledger', 'Maintain Ledger', 'Exception Ledger', 'Settlements']);
+    await expect(nav.getByRole('link')).toHaveText(['Recruit Ledger', 'Maintain Ledger', 'Exception Ledger', 'Settlements', 'Commission Disputes']);
 
     await page.goto(`/settle?settleMonth=${platform.month}`);
     const rows = page.locator('.ant-table-tbody tr.ant-table-row');
     await expect(rows).toHaveCount(1);
-    await expect(rows.first()).toContainText(`(${platform.agentId})`);
+    // The agent column names the agent and links to it: the row is the agent's own.
+    await expect(rows.first().locator('td').nth(0).locator(`a[href="/org/agents/${platform.agentId}"]`)).toHaveCount(1);
     await expect(page.getByRole('button', { name: /Confirm selected/ })).toHaveCount(0);
 
     await page.goto('/settle');
     await expect(page.getByText(/^\d+ rows$/)).toBeVisible();
-    const agentCells = await rows.locator('td').nth(0).allInnerTexts();
-    for (const text of await page.locator('.ant-table-tbody tr.ant-table-row td:first-child').allInnerTexts()) {
-      expect(text).toContain(`(${platform.agentId})`);
-    }
-    expect(agentCells.length).toBeGreaterThan(0);
+    const agentLinks = await page.locator('.ant-table-tbody tr.ant-table-row td:first-child a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(agentLinks.length).toBeGreaterThan(0);
+    expect(new Set(agentLinks)).toEqual(new Set([`/org/agents/${platform.agentId}`]));
 
     await page.goto('/org/agents');
     await expect(page.getByText('You do not have access to this page.')).toBeVisible();

@@ -18,8 +18,11 @@ export interface ConsoleLog {
   errors: string[];
 }
 
-export const test = base.extend<{ consoleLog: ConsoleLog }>({
+export const test = base.extend<{ consoleLog: ConsoleLog; lang: 'en' | 'ko' | null }>({
   baseURL: platform.url,
+  // The journeys below are written in English, a remembered choice; Korean is the app's default
+  // (`test.use({ lang: 'ko' })`, or null for a first visit that chose nothing).
+  lang: ['en', { option: true }],
   consoleLog: async ({ page }, use) => {
     const log: ConsoleLog = { errors: [] };
     page.on('console', (msg) => {
@@ -30,8 +33,9 @@ export const test = base.extend<{ consoleLog: ConsoleLog }>({
     page.on('pageerror', (err) => log.errors.push(`pageerror: ${err.message}`));
     await use(log);
   },
-  context: async ({ context }, use) => {
+  context: async ({ context, lang }, use) => {
     await serveMetadata(context);
+    if (lang) await chooseLanguage(context, lang);
     await use(context);
   },
 });
@@ -51,6 +55,18 @@ export async function serveMetadata(context: BrowserContext): Promise<void> {
       if (!/disposed|closed/i.test(String(err))) throw err;
     }
   });
+}
+
+/** The language a user chose before (kept in localStorage), unless the page has a choice already. */
+export async function chooseLanguage(context: BrowserContext, lang: 'en' | 'ko'): Promise<void> {
+  await context.addInitScript((chosen) => {
+    if (!localStorage.getItem('csp.lang')) localStorage.setItem('csp.lang', chosen);
+  }, lang);
+}
+
+/** A month on the wire (`YYYYMM`) as the month picker shows and takes it (`YYYY-MM`). */
+export function monthText(month: string): string {
+  return `${month.slice(0, 4)}-${month.slice(4)}`;
 }
 
 export async function login(page: Page, who: keyof PlatformInfo['users']): Promise<void> {

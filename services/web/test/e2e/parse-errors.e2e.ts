@@ -71,7 +71,7 @@ test.describe('parse-error workbench', () => {
 
     // The status filter finds them again, note included.
     await workbench.getByRole('combobox', { name: 'Status' }).click();
-    await page.locator('.ant-select-dropdown:visible').getByText('IGNORED', { exact: true }).click();
+    await page.locator('.ant-select-dropdown:visible').getByText('Ignored', { exact: true }).click();
     await workbench.getByRole('button', { name: 'Search' }).click();
     await expect(page).toHaveURL(/resolveStatus=IGNORED/);
     await expect(rows).toHaveCount(2);

@@ -1,4 +1,4 @@
-import { expect, login, platform, test } from './fixtures.js';
+import { expect, login, monthText, platform, test } from './fixtures.js';
 
 test.describe('an operator pays a month', () => {
   test.beforeAll(async ({ request }) => {
@@ -18,7 +18,7 @@ test.describe('an operator pays a month', () => {
     await login(page, 'admin');
     await page.goto(`/payments?settleMonth=${platform.month}`);
     const panel = page.locator('.ant-card').filter({ hasText: 'Pay a month' });
-    await expect(panel.getByRole('textbox', { name: 'Settle month' })).toHaveValue(platform.month);
+    await expect(panel.getByLabel('Settle month')).toHaveValue(monthText(platform.month));
 
     await panel.getByRole('button', { name: '1. Generate payments' }).click();
     await expect(page.getByText(/\d+ payments generated/)).toBeVisible();
@@ -29,7 +29,7 @@ test.describe('an operator pays a month', () => {
     const transfer = page.waitForEvent('download');
     await panel.getByRole('button', { name: /\.csv$/i }).click();
     expect((await transfer).suggestedFilename()).toMatch(/\.csv$/i);
-    await expect(page.locator('.ant-table-tbody tr.ant-table-row').first()).toContainText('SENT');
+    await expect(page.locator('.ant-table-tbody tr.ant-table-row').first().locator('.status-tag[data-code="SENT"]')).toBeVisible();
 
     await page.goto(`/payments/statements?settleMonth=${platform.month}`);
     const issue = page.locator('.ant-card').filter({ hasText: 'Issue statements for a month' });

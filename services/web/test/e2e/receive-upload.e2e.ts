@@ -1,4 +1,4 @@
-import { expect, login, seriousViolations, test } from './fixtures.js';
+import { expect, login, monthText, seriousViolations, test } from './fixtures.js';
 import { adminHeaders, csv, ensureCsvProfile, ensureRecruitMappings, policiesOf } from './intake-setup.js';
 
 const CARRIER = 'DC003';
@@ -35,8 +35,9 @@ test.describe('receiving a carrier file in the browser', () => {
     const upload = page.locator('.ant-card').filter({ has: page.getByRole('heading', { name: 'Upload a carrier file' }) });
     await upload.getByLabel('Carrier').click();
     await page.locator('.ant-select-dropdown:visible').getByText(`(${CARRIER})`).click();
-    await upload.getByLabel('Settle month').fill(MONTH);
-    await upload.getByLabel('Data type').fill('RECRUIT');
+    await upload.getByLabel('Settle month').fill(monthText(MONTH));
+    await upload.getByLabel('Data type').click();
+    await page.locator('.ant-select-dropdown:visible').getByText('Recruit', { exact: true }).click();
     // A rerun on a kept platform replaces its earlier file.
     await upload.getByLabel('Replace an earlier file').check();
     await upload.locator('input[type=file]').setInputFiles({ name: 'dc003-202504.csv', mimeType: 'text/csv', buffer: file });
@@ -45,10 +46,11 @@ test.describe('receiving a carrier file in the browser', () => {
 
     // Status per carrier: received, 5 rows, nothing parsed yet.
     const status = page.locator('.ant-card').filter({ has: page.getByRole('heading', { name: 'Received per carrier' }) });
-    await expect(status.getByRole('textbox', { name: 'Settle month' })).toHaveValue(MONTH);
+    await expect(status.getByLabel('Settle month')).toHaveValue(monthText(MONTH));
     const carrier = status.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: `(${CARRIER})` });
     const cells = carrier.locator('td');
-    await expect(carrier.locator('.status-tag')).toHaveText('RECEIVED');
+    await expect(carrier.locator('.status-tag')).toHaveAttribute('data-code', 'RECEIVED');
+    await expect(carrier.locator('.status-tag')).toHaveText('Received');
     await expect(cells.nth(3)).toHaveText('5');
     await expect(cells.nth(4)).toHaveText('0');
 

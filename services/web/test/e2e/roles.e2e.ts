@@ -51,7 +51,7 @@ test.describe('role permission matrix', () => {
     await login(page, 'admin');
     await page.goto('/system/roles?searchKeyword=SUPER_ADMIN');
     await page.getByRole('link', { name: 'Permissions of SUPER_ADMIN' }).click();
-    await expect(page.getByText('SUPER_ADMIN holds every permission')).toBeVisible();
+    await expect(page.getByText('The super administrator holds every permission')).toBeVisible();
     await expect(page.getByRole('checkbox', { name: 'Insurance Companies: READ', exact: true })).toBeDisabled();
     await expect(page.getByRole('checkbox', { name: 'Insurance Companies: READ', exact: true })).toBeChecked();
     await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from '@playwright/test';
-import { expect, platform, seriousViolations, serveMetadata, test } from './fixtures.js';
+import { chooseLanguage, expect, platform, seriousViolations, serveMetadata, test } from './fixtures.js';
 
 /** Spec 4.6 routes (= menu_path of docs/menus-and-routing.md), the succession page included. */
 const ROUTES = [
@@ -29,6 +29,8 @@ test.beforeAll(async ({ browser }) => {
   mkdirSync(SHOTS, { recursive: true });
   context = await browser.newContext({ baseURL: platform.url });
   await serveMetadata(context);
+  // The sweep reads its English texts ("Not available yet", the no-access text); words.e2e.ts walks it in both languages.
+  await chooseLanguage(context, 'en');
   page = await context.newPage();
   page.on('console', (msg) => {
     if (msg.type() === 'error' && !/Failed to load resource: the server responded with a status of/.test(msg.text())) errors.push(msg.text());

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { expect, login, platform, seriousViolations, test } from './fixtures.js';
+import { expect, login, monthText, platform, seriousViolations, test } from './fixtures.js';
 
 // Months the platform has not settled yet (WEB_E2E_RUN_MONTH / WEB_E2E_CONFIRM_MONTH: others, when rerunning on a kept platform).
 const MONTH = process.env.WEB_E2E_RUN_MONTH ?? '202506';
@@ -27,12 +27,14 @@ test.describe('an operator settles a month', () => {
     await nav.getByRole('menuitem', { name: 'Settlement', exact: true }).click();
     await nav.getByRole('link', { name: 'Settlement Batch' }).click();
     await expect(page).toHaveURL(/\/settle\/batch/);
-    await page.getByLabel('Settle month').fill(MONTH);
+    await page.getByLabel('Settle month').fill(monthText(MONTH));
     await page.getByRole('button', { name: 'Run month' }).click();
     const run = page.locator('.run-steps');
-    await expect(run).toContainText(`· ${MONTH}`);
-    await expect(run.getByRole('heading').getByText('COMPLETED')).toBeVisible({ timeout: 180_000 });
-    await expect(run.getByRole('table')).toContainText('calcRecruit');
+    await expect(run).toContainText(`· ${monthText(MONTH)}`);
+    await expect(run.getByRole('heading').locator('.status-tag[data-code="COMPLETED"]')).toHaveText('Completed', { timeout: 180_000 });
+    await expect(run.getByRole('table')).toContainText('Recruit commission');
+    // A finished run leads to its settlements.
+    await expect(run.getByRole('link', { name: 'Settlements of this month' })).toHaveAttribute('href', `/settle?settleMonth=${MONTH}`);
 
     await page.goto(`/settle?settleMonth=${MONTH}&pageSize=100`);
     const rows = page.locator('.ant-table-tbody tr.ant-table-row');
@@ -49,7 +51,7 @@ test.describe('an operator settles a month', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Reason', { exact: true }).fill('License renewal pending');
     await dialog.getByRole('button', { name: 'Hold' }).click();
-    const withStatus = (status: string) => rows.filter({ has: page.locator('.status-tag', { hasText: new RegExp(`^${status}$`) }) });
+    const withStatus = (status: string) => rows.filter({ has: page.locator(`.status-tag[data-code="${status}"]`) });
     await expect(withStatus('HOLD')).toHaveCount(1);
 
     await page.getByRole('checkbox', { name: 'Select all' }).check();
@@ -89,16 +91,16 @@ test.describe('an operator settles a month', () => {
     await expect(rows).toHaveCount(listed.total);
     await expect(wholeMonth).toBeEnabled();
     await wholeMonth.click();
-    const dialog = page.getByRole('dialog', { name: `Confirm the whole month ${WHOLE_MONTH}?` });
-    await expect(dialog).toContainText(`${calculated.count} CALCULATED rows of ${WHOLE_MONTH} (net total ${grouped(calculated.totals.net)})`);
+    const dialog = page.getByRole('dialog', { name: `Confirm the whole month ${monthText(WHOLE_MONTH)}?` });
+    await expect(dialog).toContainText(`${calculated.count} calculated rows of ${monthText(WHOLE_MONTH)} (net total ${grouped(calculated.totals.net)})`);
     expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: `Confirm ${calculated.count} rows` }).click();
 
     await expect(
-      page.getByText(`${calculated.count} rows of ${WHOLE_MONTH} confirmed; skipped 1 on HOLD and 0 with an open dispute; 0 already CONFIRMED, 0 PAID`),
+      page.getByText(`${calculated.count} rows of ${monthText(WHOLE_MONTH)} confirmed; skipped 1 on hold and 0 with an open dispute; 0 already confirmed, 0 paid`),
     ).toBeVisible();
     await expect(dialog).toHaveCount(0);
-    const withStatus = (status: string) => rows.filter({ has: page.locator('.status-tag', { hasText: new RegExp(`^${status}$`) }) });
+    const withStatus = (status: string) => rows.filter({ has: page.locator(`.status-tag[data-code="${status}"]`) });
     await expect(withStatus('CONFIRMED')).toHaveCount(calculated.count);
     await expect(withStatus('HOLD')).toHaveCount(1);
     await expect(withStatus('CALCULATED')).toHaveCount(0);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseIsoDate } from '@csp/domain';
+import { looksMasked, MASKED_VALUE_MESSAGE } from '@csp/service-kit';
 
 /**
  * zod types for one imported row: the column values arrive as text (numbers as exact plain text,
@@ -39,8 +40,10 @@ export function text<R extends boolean = false>(
   max: number,
   required: R = false as R,
   pattern?: { re: RegExp; message: string },
+  writeOnly = false,
 ) {
   return cell<string, R>(required, (t) => {
+    if (writeOnly && looksMasked(t)) return { ok: false, message: MASKED_VALUE_MESSAGE };
     if (t.length > max) return { ok: false, message: `must be at most ${max} characters` };
     if (pattern && !pattern.re.test(t)) return { ok: false, message: pattern.message };
     return { ok: true, value: t };
@@ -48,6 +51,11 @@ export function text<R extends boolean = false>(
 }
 
 const INT = /^[+-]?\d{1,15}$/;
+
+/** An encrypted or masked column (DECISIONS "write-only"): a masked-looking value is a row error. */
+export function writeOnlyText<R extends boolean = false>(max: number, required: R = false as R, pattern?: { re: RegExp; message: string }) {
+  return text(max, required, pattern, true);
+}
 
 export function int<R extends boolean = false>(min: number, max: number, required: R = false as R) {
   return cell<number, R>(required, (t) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Insertable } from 'kysely';
 import type { PaymentTable } from '@csp/db';
-import { date, id, money, month, text } from './cells.js';
+import { date, id, money, month, text, writeOnlyText } from './cells.js';
 import { cachedLookup, rejected, type ImportContext, type ImportTarget, type Prepared } from './target.js';
 
 const ACCOUNT_NO = { re: /^\d[\d-]{5,29}$/, message: 'must be an account number (digits and dashes)' };
@@ -11,7 +11,7 @@ const schema = z.object({
   settle_month: month(true),
   amount: money(true),
   bank_code: text(10),
-  account_no: text(30, false, ACCOUNT_NO),
+  account_no: writeOnlyText(30, false, ACCOUNT_NO),
   transfer_date: date(),
 });
 type Row = z.output<typeof schema>;

@@ -11,7 +11,7 @@ import { formatDecimal } from '../../resources/field-value.js';
 import { PageTitle } from '../../resources/resource-page.js';
 import { StatusTag } from '../../shared/status-tag.js';
 import { useCurrentPage, useGrant } from '../../shell/menus.js';
-import { firstDayOf, LEDGER_OF, testParse, useFieldMappings, useProfiles, type DataType, type TestParseResult } from './intake-api.js';
+import { firstDayOf, LEDGER_OF, testParse, useCompanies, useFieldMappings, useProfiles, type DataType, type TestParseResult } from './intake-api.js';
 import { columnLetter, guessTargets, planChanges, TARGET_FIELDS, wantedMappings, type ColumnChoice, type TargetField } from './mapping-plan.js';
 
 type Row = TestParseResult['rows'][number];
@@ -74,6 +74,7 @@ export default function MappingWizardPage() {
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const profiles = useProfiles();
+  const companies = useCompanies();
   const [step, setStep] = useState(0);
   const [companyCode, setCompanyCode] = useState<string | undefined>(params.get('companyCode') ?? undefined);
   const [month, setMonth] = useState(params.get('settleMonth') ?? '');
@@ -262,14 +263,29 @@ export default function MappingWizardPage() {
                 loading={profiles.isLoading}
                 value={companyCode}
                 onChange={(v: string) => setCompanyCode(v)}
-                options={(profiles.data ?? []).map((p) => ({
-                  value: p.companyCode,
-                  label: `${p.companyName ?? p.companyCode} (${p.companyCode}) · ${p.dataFormat} · ${p.fileEncoding}`,
-                  disabled: p.isActive === false,
-                }))}
+                showSearch={{ optionFilterProp: 'label' }}
+                options={[
+                  ...(profiles.data ?? []).map((p) => ({
+                    value: p.companyCode,
+                    label: `${p.companyName ?? p.companyCode} (${p.companyCode}) · ${p.dataFormat} · ${p.fileEncoding}`,
+                    disabled: p.isActive === false,
+                  })),
+                  // Every carrier is listed: one without a profile is picked to be told how to start.
+                  ...(companies.data ?? [])
+                    .filter((c) => !(profiles.data ?? []).some((p) => p.companyCode === c.companyCode))
+                    .map((c) => ({ value: c.companyCode, label: `${c.companyName} (${c.companyCode}) · ${t('mapping.noProfileTag')}` })),
+                ]}
               />
             </Form.Item>
           </Form>
+          {companyCode && !profile && !profiles.isLoading && (
+            <Alert
+              type="info"
+              showIcon
+              title={t('mapping.noProfileFor', { name: companies.data?.find((c) => c.companyCode === companyCode)?.companyName ?? companyCode })}
+              action={can('CREATE') ? <Link to="/receive/mapping/new?resource=CompanyProfile">{t('common.create')}</Link> : undefined}
+            />
+          )}
           {profile && (
             <Descriptions
               size="small"

@@ -8,6 +8,7 @@ import type { paths } from '../../api/schema';
 import { useI18n } from '../../i18n/i18n.js';
 import { ErrorNotice } from '../../resources/error-notice.js';
 import { PAGE_SIZES, useListState } from '../../resources/url-state.js';
+import { MonthInput, monthPattern } from '../../shared/month-input.js';
 import { StatusTag } from '../../shared/status-tag.js';
 import { useGrant } from '../../shell/menus.js';
 import { useCompanies } from './intake-api.js';
@@ -64,7 +65,7 @@ interface Outcome {
  * or for the selected rows. Every refusal of the server is listed with its code and words.
  */
 export function ParseErrorWorkbench() {
-  const { t, errorText } = useI18n();
+  const { t, errorText, statusName } = useI18n();
   const can = useGrant('RECEIVE_DATA');
   const queryClient = useQueryClient();
   const state = useListState(FILTER_KEYS);
@@ -172,14 +173,14 @@ export function ParseErrorWorkbench() {
             options={(companies.data ?? []).map((c) => ({ value: c.companyCode, label: `${c.companyName} (${c.companyCode})` }))}
           />
         </Form.Item>
-        <Form.Item name="settleMonth" label={t('common.month')} rules={[{ pattern: /^\d{6}$/, message: 'YYYYMM' }]}>
-          <Input placeholder="YYYYMM" maxLength={6} />
+        <Form.Item name="settleMonth" label={t('common.month')} rules={[{ pattern: monthPattern, message: t('common.monthInvalid') }]}>
+          <MonthInput />
         </Form.Item>
         <Form.Item name="errorType" label={t('intake.errorType')}>
           <Select mode="multiple" allowClear placeholder={t('common.all')} className="filter-select-wide" options={ERROR_TYPES.map((v) => ({ value: v, label: v }))} />
         </Form.Item>
         <Form.Item name="resolveStatus" label={t('common.status')}>
-          <Select allowClear placeholder={t('common.all')} className="filter-select" options={RESOLVE_STATUSES.map((v) => ({ value: v, label: v }))} />
+          <Select allowClear placeholder={t('common.all')} className="filter-select" options={RESOLVE_STATUSES.map((v) => ({ value: v, label: statusName(v) }))} />
         </Form.Item>
         <Form.Item name="searchKeyword" label={t('common.keyword')}>
           <Input allowClear />

@@ -1,4 +1,4 @@
-import { SwapOutlined, UserDeleteOutlined } from '@ant-design/icons';
+import { EditOutlined, SwapOutlined, UserDeleteOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Space, Table, type TableProps } from 'antd';
 import { useState } from 'react';
@@ -13,7 +13,7 @@ import { fieldLabel, useResourceMeta, type ResourceMeta } from '../../resources/
 import ResourcePage, { PageTitle } from '../../resources/resource-page.js';
 import { StatusTag } from '../../shared/status-tag.js';
 import { Loading } from '../../shell/app-layout.js';
-import { useCurrentPage, useGrant } from '../../shell/menus.js';
+import { useCurrentPage, useGrant, type PageMenu } from '../../shell/menus.js';
 import { AgentMoveDialog } from './agent-move-dialog.js';
 import { AgentRetireDialog } from './agent-retire-dialog.js';
 import type { AgentHistory } from './org-api.js';
@@ -52,7 +52,7 @@ function History({ agentId }: { agentId: number }) {
   );
 }
 
-function AgentDetail({ resource, agentId }: { resource: ResourceMeta; agentId: number }) {
+function AgentDetail({ resource, page, agentId }: { resource: ResourceMeta; page: PageMenu; agentId: number }) {
   const { t } = useI18n();
   const { message } = App.useApp();
   const navigate = useNavigate();
@@ -87,6 +87,11 @@ function AgentDetail({ resource, agentId }: { resource: ResourceMeta; agentId: n
         <span className="agent-heading">
           {agent.agentName} <StatusTag status={String(row.status ?? '')} />
         </span>
+        {can('UPDATE') && (
+          <Button icon={<EditOutlined />} onClick={() => void navigate(`/${page.path}/${agentId}/edit`)}>
+            {t('common.edit')}
+          </Button>
+        )}
         {can('UPDATE') && active && (
           <>
             <Button type="primary" icon={<SwapOutlined />} onClick={() => setDialog('move')}>
@@ -130,7 +135,7 @@ export default function AgentDetailPage() {
   return (
     <>
       <PageTitle page={page} />
-      <AgentDetail resource={resource} agentId={Number(agentId)} />
+      <AgentDetail resource={resource} page={page} agentId={Number(agentId)} />
     </>
   );
 }
