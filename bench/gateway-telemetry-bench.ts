@@ -11,8 +11,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { ROOT, runFromSource, SOURCE_NODE_ARGS } from './lib/run-from-source.js';
 
-await runFromSource(import.meta.url, main);
-
 const STUB_PORT = 18_801;
 const OFF_PORT = 18_880;
 const ON_PORT = 18_881;
@@ -98,3 +96,5 @@ async function main(): Promise<void> {
     for (const child of children) child.kill('SIGTERM');
   }
 }
+
+await runFromSource(import.meta.url, main);

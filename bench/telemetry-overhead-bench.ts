@@ -59,7 +59,7 @@ async function main(): Promise<void> {
       let scraper: Promise<void> = Promise.resolve();
       try {
         for (const [i, service] of SERVICES.entries()) {
-          await workers.start(service, mode === 'on' ? { OTEL_TRACES_EXPORTER: 'memory', METRICS_PORT: String(metricsPorts[i]), LOG_LEVEL: 'warn' } : { LOG_LEVEL: 'warn' });
+          await workers.start(service, mode === 'on' ? { OTEL_TRACES_EXPORTER: 'memory', METRICS_PORT: String(metricsPorts[i]) } : {});
         }
         await clearMonth();
         if (mode === 'on') {

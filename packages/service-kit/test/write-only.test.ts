@@ -103,15 +103,17 @@ describe('a field-table resource with masked and encrypted fields', () => {
     expect(report.uncovered).toEqual(['Contact.contactName', 'Contact.phone', 'Contact.email', 'Contact.residentNo', 'Contact.accountNo']);
   });
 
-  it('PUT of the masked detail keeps everything; an absent plain field is unchanged (PATCH)', async () => {
+  it('PUT of the masked detail keeps every write-only field; an absent plain field is replaced (null), an absent write-only one kept', async () => {
     const id = await create({ ...FULL, memo: 'keep me' });
     const shown = (await call('GET', `/api/contacts/${id}`)).json().data;
     expect(shown).toMatchObject({ contactName: '홍*동', phone: '010-****-7049', email: 'h***@example.com', residentNo: '900101-*******' });
     const { memo: _memo, ...withoutMemo } = shown;
-    expect((await call('PUT', `/api/contacts/${id}`, withoutMemo)).statusCode).toBe(200);
+    expect((await call('PUT', `/api/contacts/${id}`, shown)).statusCode).toBe(200);
     expect(await stored(id)).toEqual({ ...FULL, memo: 'keep me' });
+    expect((await call('PUT', `/api/contacts/${id}`, withoutMemo)).statusCode).toBe(200);
+    expect(await stored(id)).toEqual({ ...FULL, memo: null });
     expect((await call('PUT', `/api/contacts/${id}`, { contactName: '홍*동', phone: '010-5555-1111' })).statusCode).toBe(200);
-    expect(await stored(id)).toEqual({ ...FULL, phone: '010-5555-1111', memo: 'keep me' });
+    expect(await stored(id)).toEqual({ ...FULL, phone: '010-5555-1111', memo: null });
   });
 
   it('create with a masked-looking value: E411 on each such field together with the other field errors', async () => {
