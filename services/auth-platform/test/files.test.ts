@@ -154,4 +154,36 @@ describe('files', () => {
     const agent = await upload(Buffer.from('x'), 'a.txt', '', await ctx.tokenFor('AGENT'));
     expect(agent.statusCode).toBe(403);
   });
+
+  it('a body cut off inside the file is E411 on "file" (not F002) and keeps nothing of it', async () => {
+    const before = (await storedFiles()).length;
+    const rows = (await ctx.db.selectFrom('file_storage').select('file_id').execute()).length;
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/files/upload?groupId=CUT',
+      headers: { ...headers, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      payload: Buffer.concat([multipartHead('cut.txt', 'text/plain'), Buffer.from('half of the file')]),
+    });
+    expect([res.statusCode, res.json().code, res.json().data]).toEqual([
+      400,
+      'E411',
+      { errors: [{ field: 'file', message: 'the multipart/form-data body is malformed or incomplete (the request ended inside a part)' }] },
+    ]);
+    expect((await storedFiles()).length).toBe(before);
+    expect(await ctx.db.selectFrom('file_storage').select('file_id').execute()).toHaveLength(rows);
+  });
+
+  it('a multipart content type without a boundary is E411 on "file" (not E500)', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/files/upload',
+      headers: { ...headers, 'content-type': 'multipart/form-data' },
+      payload: Buffer.concat([multipartHead('a.txt', 'text/plain'), Buffer.from('x'), multipartTail]),
+    });
+    expect([res.statusCode, res.json().code, res.json().data]).toEqual([
+      400,
+      'E411',
+      { errors: [{ field: 'file', message: 'the multipart/form-data body is malformed or incomplete (Multipart: Boundary not found)' }] },
+    ]);
+  });
 });

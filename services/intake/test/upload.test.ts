@@ -534,6 +534,44 @@ describe('import into each of the 9 target tables, one bad row each', () => {
     ]);
   });
 
+  it('payout_rule: a common-code CODE_MAP also takes the Korean code name (V110); a partial name is refused', async () => {
+    await template('PAYOUT_KO', 'payout_rule', [
+      { sourceColumn: 'A', targetField: 'grade_id', transformRule: 'LOOKUP', transformArgs: 'GRADE_BY_NAME' },
+      { sourceColumn: 'B', targetField: 'insurance_type', transformRule: 'CODE_MAP', transformArgs: 'INSURANCE_TYPE' },
+      { sourceColumn: 'C', targetField: 'commission_year' },
+      { sourceColumn: 'D', targetField: 'payout_pct' },
+      { sourceColumn: 'E', targetField: 'effective_from' },
+    ]);
+    const result = await importRows('PAYOUT_KO', [
+      ['Grade', 'Type', 'Year', 'Pct', 'From'],
+      ['Financial Consultant', '생명보험', 2, 40, '2025-02-01'],
+      ['Financial Consultant', 'ANNUITY', 2, 30, '2025-02-01'],
+      ['Financial Consultant', '생명', 2, 20, '2025-02-01'],
+    ]);
+    expect(result).toMatchObject({
+      successCount: 2,
+      errorCount: 1,
+      errors: [
+        {
+          rowNumber: 4,
+          field: 'insurance_type',
+          value: '생명',
+          message: "insurance_type: no code mapping of type INSURANCE_TYPE for '생명'",
+        },
+      ],
+    });
+    const rows = await api.db
+      .selectFrom('payout_rule')
+      .select(['grade_id', 'insurance_type', 'payout_pct', 'effective_from'])
+      .where('commission_year', '=', 2)
+      .orderBy('rule_id')
+      .execute();
+    expect(rows).toEqual([
+      { grade_id: 1, insurance_type: 'LIFE', payout_pct: '40.0000', effective_from: '2025-02-01' },
+      { grade_id: 1, insurance_type: 'ANNUITY', payout_pct: '30.0000', effective_from: '2025-02-01' },
+    ]);
+  });
+
   it("chargeback_rule: the template's carrier, DEFAULT and BOOLEAN; installments without permission are refused", async () => {
     await template(
       'CHARGEBACK',

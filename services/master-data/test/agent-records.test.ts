@@ -94,7 +94,7 @@ describe('agent licenses', () => {
     await a.post('/api/agent-licenses', { ...body, licenseType: 'NON_LIFE', expiryDate: '2030-01-01' });
     const expiring = await a.get('/api/agent-licenses?expiryBefore=2025-06-30');
     expect(expiring.body.data.list.map((l: { licenseId: number }) => l.licenseId)).toEqual([id]);
-    const sheet = await readSheet((await a.get('/api/agent-licenses/excel?licenseType=NON_LIFE')).raw);
+    const sheet = await readSheet((await a.get('/api/agent-licenses/excel?licenseType=NON_LIFE&lang=en')).raw);
     expect(sheet.rows).toHaveLength(1);
     expect(sheet.header).toContain('licenseNo');
     expect((await a.del(`/api/agent-licenses/${id}`)).body.code).toBe('0000');

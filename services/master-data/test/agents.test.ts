@@ -54,7 +54,7 @@ describe('agents', () => {
       gradeId: 1,
       agentName: 'Hong Gildong',
       status: 'ACTIVE',
-      statusName: 'Active',
+      statusName: '재직',
       orgName: 'Test Team',
       gradeName: 'Financial Consultant',
       contractCount: 2,
@@ -62,8 +62,8 @@ describe('agents', () => {
       phone: '010-****-5678',
       licenseNo: 'LIC-0001',
       joinDate: '2024-03-01',
-      taxTypeName: 'Business income',
-      vatTypeName: 'Taxable',
+      taxTypeName: '사업소득',
+      vatTypeName: '과세',
       email: 'h***@example.com',
       bankCode: '004',
       accountNo: '110-***-******',
@@ -85,7 +85,7 @@ describe('agents', () => {
           gradeId: 1,
           agentName: 'Hong Gildong',
           status: 'ACTIVE',
-          statusName: 'Active',
+          statusName: '재직',
           orgName: 'Test Team',
           gradeName: 'Financial Consultant',
           contractCount: 2,
@@ -93,8 +93,8 @@ describe('agents', () => {
           phone: '010-****-5678',
           licenseNo: 'LIC-0001',
           joinDate: '2024-03-01',
-          taxTypeName: 'Business income',
-          vatTypeName: 'Taxable',
+          taxTypeName: '사업소득',
+          vatTypeName: '과세',
         },
       ],
       pageNum: 1,
@@ -130,7 +130,7 @@ describe('agents', () => {
         toGradeId: 1,
         toGradeName: 'Financial Consultant',
         changeType: 'JOIN',
-        changeTypeName: 'Joined',
+        changeTypeName: '위촉',
         changeDate: '2024-03-01',
         changeReason: null,
       },
@@ -196,7 +196,7 @@ describe('agents', () => {
       phone: '010-****-5678',
       residentNo: '900101-*******',
       accountNo: '110-***-******',
-      taxTypeName: 'Other income',
+      taxTypeName: '기타소득',
       // an update is a PATCH (issue 22): the business number left out of the body is kept
       businessNo: '123-45-67890',
     });
@@ -227,7 +227,7 @@ describe('agents', () => {
     expect(history.slice(1)).toEqual([
       expect.objectContaining({
         changeType: 'TRANSFER',
-        changeTypeName: 'Transfer',
+        changeTypeName: '이동',
         changeDate: '2024-06-01',
         fromOrgId: orgs.tmId,
         fromOrgName: 'Test Team',
@@ -239,7 +239,7 @@ describe('agents', () => {
       }),
       expect.objectContaining({
         changeType: 'PROMOTE',
-        changeTypeName: 'Promotion',
+        changeTypeName: '승격',
         changeDate: '2024-07-01',
         fromOrgId: orgs.brId,
         toOrgId: orgs.brId,
@@ -255,7 +255,7 @@ describe('agents', () => {
     expect(early.body).toMatchObject({ code: 'E411', data: { errors: [{ field: 'leaveDate' }] } });
     const res = await a.put(`/api/agents/${id}/retire`, { leaveDate: '2025-01-31', reason: 'Personal' });
     expect(res.body.code).toBe('0000');
-    expect((await a.get(`/api/agents/${id}`)).body.data).toMatchObject({ status: 'LEAVE', statusName: 'Left', leaveDate: '2025-01-31' });
+    expect((await a.get(`/api/agents/${id}`)).body.data).toMatchObject({ status: 'LEAVE', statusName: '해촉', leaveDate: '2025-01-31' });
     const history = (await a.get(`/api/agents/${id}/history`)).body.data;
     expect(history[history.length - 1]).toMatchObject({
       changeType: 'LEAVE',
@@ -286,7 +286,7 @@ describe('agents', () => {
   });
 
   it('GET /api/agents/excel streams the filtered list with masking', async () => {
-    const res = await a.get('/api/agents/excel?searchType=agentName&searchKeyword=gildong');
+    const res = await a.get('/api/agents/excel?searchType=agentName&searchKeyword=gildong&lang=en');
     expect(res.status).toBe(200);
     const sheet = await readSheet(res.raw);
     expect(sheet.header).toEqual([
@@ -338,7 +338,7 @@ describe('agents', () => {
       gradeName: 'Financial Consultant',
       gradeLevel: 1,
       gradeGroup: 'AGENT',
-      gradeGroupName: 'Sales agent',
+      gradeGroupName: '설계사',
       description: 'Entry sales grade',
       isActive: true,
       sortOrder: 1,

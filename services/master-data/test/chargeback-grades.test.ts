@@ -173,7 +173,7 @@ describe('chargeback grades', () => {
   });
 
   it('exports the bands as xlsx', async () => {
-    const res = await a.get(`${BASE}/excel?productCategory=ALL&isActive=true`);
+    const res = await a.get(`${BASE}/excel?productCategory=ALL&isActive=true&lang=en`);
     const sheet = await readSheet(res.raw);
     expect(sheet.header.slice(0, 4)).toEqual(['Grade ID', 'Product category', 'Months', 'Chargeback (%)']);
     expect(sheet.rows.map((r) => [r[2], r[3]])).toEqual([

@@ -97,9 +97,9 @@ describe('products', () => {
       productCode: 'WL-1',
       productName: 'Whole Life 1',
       insuranceType: 'LIFE',
-      insuranceTypeName: 'Life',
+      insuranceTypeName: '생명보험',
       productGroup: 'ANNUITY',
-      productGroupName: 'Annuity',
+      productGroupName: '연금보험',
       payPeriodType: 'YEAR',
       isActive: true,
       launchDate: '2024-01-01',
@@ -148,7 +148,7 @@ describe('products', () => {
   });
 
   it('exports products of one company', async () => {
-    const res = await a.get(`/api/products/excel?companyId=${companyId}`);
+    const res = await a.get(`/api/products/excel?companyId=${companyId}&lang=en`);
     const sheet = await readSheet(res.raw);
     expect(sheet.header.slice(0, 4)).toEqual(['Product ID', 'Company', 'Product code', 'Product name']);
     expect(sheet.rows.map((r) => r[2])).toEqual(['WL-1']);

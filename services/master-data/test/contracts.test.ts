@@ -74,11 +74,11 @@ describe('contracts', () => {
       insuredName: 'Lee Jr',
       premium: '123456.70',
       payCycle: 'MONTHLY',
-      payCycleName: 'Monthly',
+      payCycleName: '월납',
       payPeriod: 20,
       coveragePeriod: 80,
       status: 'ACTIVE',
-      statusName: 'In force',
+      statusName: '유지',
       contractDate: '2024-01-15',
       effectiveDate: '2024-01-16',
       lapseDate: null,
@@ -163,7 +163,7 @@ describe('contracts', () => {
   });
 
   it('GET /api/contracts/excel applies the same filters and parses back', async () => {
-    const res = await a.get(`/api/contracts/excel?companyId=${p1.companyId}&sortField=policyNo&sortOrder=DESC`);
+    const res = await a.get(`/api/contracts/excel?companyId=${p1.companyId}&sortField=policyNo&sortOrder=DESC&lang=en`);
     expect(res.status).toBe(200);
     expect(String(res.headers['content-disposition'])).toContain('.xlsx');
     const sheet = await readSheet(res.raw);

@@ -36,7 +36,7 @@ describe('installment ratios', () => {
     expect(first).toEqual({
       ratioId: 1,
       productCategory: 'ALL',
-      productCategoryName: 'All products',
+      productCategoryName: '전체 상품',
       planYear: 1,
       planMonth: null,
       sequence: 1,
@@ -123,7 +123,7 @@ describe('installment plans', () => {
       ratioPercent: '35',
       plannedAmount: '350.00',
       status: 'SCHEDULED',
-      statusName: 'Scheduled',
+      statusName: '예정',
       paidAmount: null,
       paidAt: null,
       paymentId: null,
@@ -157,7 +157,7 @@ describe('installment plans', () => {
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
     expect((await a.get(`${PLANS}/${first.planId}`)).body.data).toMatchObject({
       status: 'PAID',
-      statusName: 'Paid',
+      statusName: '납입 완료',
       paidAmount: '600000.00',
       paidAt: '2024-11-25T01:00:00.000Z',
       paymentId: 77,
@@ -189,7 +189,7 @@ describe('installment plans', () => {
   it('AGENT cannot generate (E403); export has the sequence column', async () => {
     const res = await a.post(`${PLANS}/generate`, { contractId: contract.contractId, totalAmount: '1' }, await ctx.tokenFor('AGENT'));
     expect(res.status).toBe(403);
-    const xlsx = await a.get(`${PLANS}/excel?contractId=${contract.contractId}&sortField=settleMonth`);
+    const xlsx = await a.get(`${PLANS}/excel?contractId=${contract.contractId}&sortField=settleMonth&lang=en`);
     const sheet = await readSheet(xlsx.raw);
     expect(sheet.header.slice(0, 5)).toEqual(['Plan ID', 'Contract ID', 'Policy no', 'Sequence', 'Plan year']);
     expect(sheet.rows.map((r) => [r[3], r[6], r[8], r[9]])).toEqual([

@@ -26,7 +26,7 @@ describe('organization tree', () => {
       parentOrgId: null,
       orgName: 'Test HQ',
       orgType: 'HQ',
-      orgTypeName: 'Headquarters',
+      orgTypeName: '본부',
       orgLevel: 1,
       region: 'Seoul',
       effectiveFrom: null,
@@ -52,7 +52,7 @@ describe('organization tree', () => {
       parentOrgName: 'Test HQ',
       orgName: 'Test Branch',
       orgType: 'BR',
-      orgTypeName: 'Branch',
+      orgTypeName: '지점',
       orgLevel: 2,
       region: 'Seoul',
       effectiveFrom: null,
@@ -145,7 +145,7 @@ describe('organization tree', () => {
   });
 
   it('GET /api/orgs/excel exports the same filtered list', async () => {
-    const res = await a.get('/api/orgs/excel?orgType=BR&sortField=orgName');
+    const res = await a.get('/api/orgs/excel?orgType=BR&sortField=orgName&lang=en');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('spreadsheetml');
     const sheet = await readSheet(res.raw);

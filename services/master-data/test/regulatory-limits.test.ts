@@ -31,9 +31,9 @@ describe('regulatory limits', () => {
     expect(first).toEqual({
       limitId: 1,
       limitType: 'TOTAL_RATIO',
-      limitTypeName: 'Total commission ratio',
+      limitTypeName: '총 수수료 비율',
       productCategory: 'ALL',
-      productCategoryName: 'All products',
+      productCategoryName: '전체 상품',
       limitValue: '1200',
       unit: 'PERCENT',
       effectiveFrom: '2000-01-01',

@@ -170,7 +170,7 @@ describe('commission rates', () => {
   });
 
   it('exports the filtered list as xlsx', async () => {
-    const res = await a.get(`${BASE}/excel?productId=${otherProductId}`);
+    const res = await a.get(`${BASE}/excel?productId=${otherProductId}&lang=en`);
     expect(res.status).toBe(200);
     const sheet = await readSheet(res.raw);
     expect(sheet.header.slice(0, 7)).toEqual(['Rate ID', 'Product ID', 'Product code', 'Product', 'Company', 'Commission year', 'Rate (%)']);

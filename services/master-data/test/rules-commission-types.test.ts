@@ -47,7 +47,7 @@ describe('collection rules (COLLECT_COMM)', () => {
       companyCode: 'CT1',
       companyName: 'Company CT1',
       insuranceType: 'LIFE',
-      insuranceTypeName: 'Life',
+      insuranceTypeName: '생명보험',
       minCommissionYear: 6,
       ratePct: '2.5',
       effectiveFrom: '2024-01-01',
@@ -130,7 +130,7 @@ describe('collection rules (COLLECT_COMM)', () => {
   });
 
   it('exports the filtered rows and deletes a rule (logged)', async () => {
-    const res = await a.get(`${BASE}/excel?companyCode=CT1&insuranceType=LIFE&sortField=ruleId&sortOrder=ASC`);
+    const res = await a.get(`${BASE}/excel?companyCode=CT1&insuranceType=LIFE&sortField=ruleId&sortOrder=ASC&lang=en`);
     expect(res.status).toBe(200);
     const sheet = await readSheet(res.raw);
     expect(sheet.header).toEqual([
@@ -168,7 +168,7 @@ describe.each([
       companyCode: 'CT1',
       companyName: 'Company CT1',
       insuranceType: 'LIFE',
-      insuranceTypeName: 'Life',
+      insuranceTypeName: '생명보험',
       ratePct: '4.125',
       effectiveFrom: '2024-03-01',
       effectiveTo: null,
@@ -200,7 +200,7 @@ describe('persistency rules (PERSIST_BONUS)', () => {
       ruleId: m25,
       milestoneMonth: 25,
       insuranceType: 'LIFE',
-      insuranceTypeName: 'Life',
+      insuranceTypeName: '생명보험',
       bonusPct: '15.5',
       effectiveFrom: '2024-01-01',
       effectiveTo: null,

@@ -28,7 +28,7 @@ describe('payout rules', () => {
       gradeId: 1,
       gradeName: expect.any(String),
       insuranceType: 'LIFE',
-      insuranceTypeName: 'Life',
+      insuranceTypeName: '생명보험',
       commissionYear: 1,
       payoutPct: '60',
       payMethodCond: null,
@@ -143,7 +143,7 @@ describe('chargeback rules', () => {
       companyCode: 'CB1',
       companyName: 'Company CB1',
       insuranceType: 'LIFE',
-      insuranceTypeName: 'Life',
+      insuranceTypeName: '생명보험',
       lapseMonthFrom: 0,
       lapseMonthTo: 12,
       cbRate: '100',
@@ -207,8 +207,8 @@ describe('exception type codes', () => {
     ]);
     const auto = await a.get(`${BASE}?autoCalcYn=Y`);
     expect(auto.body.data.list.map((r: any) => [r.exceptionCode, r.direction, r.directionName])).toEqual([
-      ['RETRO_PLUS', 'PLUS', 'Addition'],
-      ['RETRO_MINUS', 'MINUS', 'Subtraction'],
+      ['RETRO_PLUS', 'PLUS', '가산'],
+      ['RETRO_MINUS', 'MINUS', '차감'],
     ]);
     expect((await a.get(`${BASE}?direction=MINUS`)).body.data.total).toBe(5);
   });
@@ -226,7 +226,7 @@ describe('exception type codes', () => {
       exceptionName: 'Referral fee',
       category: 'BONUS',
       direction: 'PLUS',
-      directionName: 'Addition',
+      directionName: '가산',
       autoCalcYn: 'N',
       approvalRequired: 'Y',
       taxIncluded: 'Y',

@@ -158,7 +158,7 @@ describe('contract successions', () => {
   });
 
   it('export parses back with the same filter', async () => {
-    const res = await a.get(`${BASE}/excel?agentId=${heir2}`);
+    const res = await a.get(`${BASE}/excel?agentId=${heir2}&lang=en`);
     const sheet = await readSheet(res.raw);
     expect(sheet.header.slice(0, 3)).toEqual(['Succession ID', 'Contract ID', 'Policy no']);
     expect(sheet.rows.map((r) => [r[2], r[7], r[8]])).toEqual([['S-1', '202410', 'ACTIVE']]);

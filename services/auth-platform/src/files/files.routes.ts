@@ -7,6 +7,7 @@ import { findRow } from '../common/resource-rows.js';
 import { FileRepository } from './files.repository.js';
 import { FILE_MENU as MENU, fileResource, groupIdQuery } from './files.resource.js';
 import { cleanOriginalName, FileStorage } from './storage.js';
+import { isSystemError, malformedForm, unlessCutOff } from './upload-body.js';
 
 const tags = fileResource.tags;
 const params = z.object({ id: zId });
@@ -40,8 +41,15 @@ export async function fileRoutes(app: ServiceApp): Promise<void> {
     async (request) => {
       if (!request.isMultipart()) throw invalid('file', 'a multipart/form-data request with a file is required');
       const limitMb = await uploadLimitMb();
-      const part = await request.file({ limits: { fileSize: Math.floor(limitMb * MB), files: 1 }, throwFileSizeLimit: false });
+      let part;
+      try {
+        part = await unlessCutOff(request, request.file({ limits: { fileSize: Math.floor(limitMb * MB), files: 1 }, throwFileSizeLimit: false }));
+      } catch (err) {
+        // no boundary, or a body cut before the file: the client's form, not our failure
+        throw malformedForm(err);
+      }
       if (!part) throw invalid('file', 'is required');
+      const file = part.file;
       // The kit checks params, query and JSON bodies; a multipart file name is only known here.
       const nameProblem = textProblem(part.filename);
       if (nameProblem) {
@@ -51,9 +59,16 @@ export async function fileRoutes(app: ServiceApp): Promise<void> {
 
       const originalName = cleanOriginalName(part.filename);
       let stored;
+      const abort = new AbortController();
+      const saving = storage.save(file, originalName, new Date(), abort.signal);
       try {
-        stored = await storage.save(part.file, originalName);
+        // a body cut inside the file leaves the part's stream open for good: not awaited forever
+        stored = await unlessCutOff(request, saving, () => abort.abort(new Error('the request ended inside the file')));
       } catch (err) {
+        // the aborted save removes its partial file before we answer
+        await saving.catch(() => undefined);
+        // a body that ends mid-file is the client's; a disk that fails is ours
+        if (!isSystemError(err)) throw malformedForm(err);
         request.log.error({ err }, 'storing an uploaded file failed');
         throw new AppError('FILE_UPLOAD_FAIL');
       }

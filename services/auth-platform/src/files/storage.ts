@@ -26,15 +26,15 @@ export class FileStorage {
     this.root = resolve(root);
   }
 
-  /** Streams `source` to disk; memory does not grow with the file size. */
-  async save(source: Readable, originalName: string, now = new Date()): Promise<StoredFile> {
+  /** Streams `source` to disk; memory does not grow with the file size. An abort removes the partial file. */
+  async save(source: Readable, originalName: string, now = new Date(), signal?: AbortSignal): Promise<StoredFile> {
     const folder = storageFolder(now);
     await mkdir(join(this.root, folder), { recursive: true });
     const storedName = storedFileName(originalName);
     const filePath = `${folder}/${storedName}`;
     const target = this.resolve(filePath);
     try {
-      await pipeline(source, createWriteStream(target, { flags: 'wx' }));
+      await pipeline(source, createWriteStream(target, { flags: 'wx' }), signal ? { signal } : {});
     } catch (err) {
       await rm(target, { force: true });
       throw err;

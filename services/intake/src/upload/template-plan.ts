@@ -91,7 +91,8 @@ export async function loadTemplatePlan(db: Kysely<Database>, templateCode: strin
 
 /**
  * CODE_MAP of a template: the carrier's code_mapping when the template has a carrier, else the
- * active common codes of the group (matched by code or by name). Loaded once per import.
+ * active common codes of the group (matched by code, Korean name or English name, in that order of
+ * precedence: carriers' sheets use either language since V110 made code_name Korean). Loaded once per import.
  */
 export async function codeMapperFor(db: Kysely<Database>, plan: TemplatePlan): Promise<CodeMapper> {
   const types = new Set<string>();
@@ -113,13 +114,16 @@ export async function codeMapperFor(db: Kysely<Database>, plan: TemplatePlan): P
     } else {
       const rows = await db
         .selectFrom('common_code')
-        .select(['group_code', 'code', 'code_name'])
+        .select(['group_code', 'code', 'code_name', 'code_name_en'])
         .where('group_code', 'in', [...types])
         .where('is_active', '=', true)
         .execute();
-      for (const r of rows) {
-        map.set(key(r.group_code, r.code), r.code);
-        if (!map.has(key(r.group_code, r.code_name))) map.set(key(r.group_code, r.code_name), r.code);
+      for (const r of rows) map.set(key(r.group_code, r.code), r.code);
+      for (const name of ['code_name', 'code_name_en'] as const) {
+        for (const r of rows) {
+          const value = r[name];
+          if (value && !map.has(key(r.group_code, value))) map.set(key(r.group_code, value), r.code);
+        }
       }
     }
   }

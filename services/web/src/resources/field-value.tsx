@@ -23,6 +23,12 @@ function CodeValue({ group, code }: { group: string | null | undefined; code: st
   return <StatusTag status={code} label={found?.label} tone={found?.tone} />;
 }
 
+/** A code's name sent by the server (always the Korean code_name), named again in the user's language. */
+function CodeNameValue({ group, code, name }: { group: string; code: string; name: string }) {
+  const found = useCodeOptions(group).find((c) => c.value === code);
+  return found?.label ?? name;
+}
+
 const YES_NO = /^(is|has|use)[A-Z]|(Yn|Flag)$/;
 
 export function FieldValue({ field, value, row }: { field: FieldMeta; value: unknown; row?: Record<string, unknown> | undefined }): ReactNode {
@@ -31,6 +37,10 @@ export function FieldValue({ field, value, row }: { field: FieldMeta; value: unk
   const kind = displayKind(field);
   if (typeof value === 'string' && (value === 'Y' || value === 'N') && (kind === 'yn' || field.codeGroup === 'YN' || YES_NO.test(field.key))) {
     return value === 'Y' ? t('common.yes') : t('common.no');
+  }
+  const twinCode = field.twinOf ? row?.[field.twinOf] : undefined;
+  if (kind === 'text' && field.codeGroup && twinCode != null && twinCode !== '') {
+    return <CodeNameValue group={field.codeGroup} code={String(twinCode)} name={String(value)} />;
   }
   switch (kind) {
     case 'bool':

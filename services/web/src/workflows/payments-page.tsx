@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Select, Space } from 'antd';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, downloadFile } from '../api/client.js';
 import { ApiError, unwrap } from '../api/envelope.js';
 import type { paths } from '../api/schema';
@@ -13,14 +13,17 @@ import ResourcePage from '../resources/resource-page.js';
 import { useGrant } from '../shell/menus.js';
 
 type TransferFile = paths['/api/payments/transfer-file']['post']['responses'][200]['content']['application/json']['data'];
+type Generated = paths['/api/payments/generate']['post']['responses'][200]['content']['application/json']['data'];
+type Skipped = Generated['skipped'][number];
+type Outcome = { ok: boolean; text: string; skipped?: Skipped[] };
 type Step = 'generate' | 'taxes' | 'deductions' | 'transfer';
 
 /** The month's payment steps in order: generate, taxes, deductions, transfer file (then download it). */
 function PaymentSteps() {
   const { t, errorText } = useI18n();
   const can = useGrant('PAYMENT');
-  // The outcome of the last step stays on screen: a refusal can list many agents to fix.
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  // The outcome of the last step stays on screen: a refusal, or the agents generate skipped, can list many agents to fix.
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const [month, setMonth] = useState(params.get('settleMonth') ?? '');
@@ -30,26 +33,28 @@ function PaymentSteps() {
   const query = { params: { query: { settleMonth: month } } };
 
   const step = useMutation({
-    mutationFn: async (which: Step): Promise<string> => {
+    mutationFn: async (which: Step): Promise<Outcome> => {
       switch (which) {
-        case 'generate':
-          return t('pay.generated', { count: unwrap<number>(await api.POST('/api/payments/generate', query)) });
+        case 'generate': {
+          const g = unwrap<Generated>(await api.POST('/api/payments/generate', query));
+          return { ok: true, text: t('pay.generated', { count: g.created }), skipped: g.skipped };
+        }
         case 'taxes':
-          return t('pay.taxed', { count: unwrap<{ calculated: number }>(await api.POST('/api/payments/calculate-taxes', query)).calculated });
+          return { ok: true, text: t('pay.taxed', { count: unwrap<{ calculated: number }>(await api.POST('/api/payments/calculate-taxes', query)).calculated }) };
         case 'deductions': {
           const d = unwrap<{ payments: number; deductions: number; deductionSum: string }>(await api.POST('/api/payments/apply-deductions', query));
-          return t('pay.deducted', { deductions: d.deductions, sum: formatDecimal(d.deductionSum), payments: d.payments });
+          return { ok: true, text: t('pay.deducted', { deductions: d.deductions, sum: formatDecimal(d.deductionSum), payments: d.payments }) };
         }
         case 'transfer': {
           const f = unwrap<TransferFile>(await api.POST('/api/payments/transfer-file', { body: { settleMonth: month, bankFormat: format } }));
           setFile(f);
-          return t('pay.written', { count: f.count, file: f.fileName });
+          return { ok: true, text: t('pay.written', { count: f.count, file: f.fileName }) };
         }
       }
     },
     onMutate: () => setOutcome(null),
-    onSuccess: async (text) => {
-      setOutcome({ ok: true, text });
+    onSuccess: async (result) => {
+      setOutcome(result);
       await queryClient.invalidateQueries({ queryKey: ['list'] });
     },
     onError: (err) => setOutcome({ ok: false, text: err instanceof ApiError ? `${errorText(err.code, err.message)} (${err.code})` : String(err) }),
@@ -93,7 +98,14 @@ function PaymentSteps() {
         </Button>
       </Space>
       {outcome && (
-        <Alert className="run-steps" showIcon type={outcome.ok ? 'success' : 'error'} role={outcome.ok ? 'status' : 'alert'} title={outcome.text} />
+        <Alert
+          className="run-steps"
+          showIcon
+          type={outcome.ok ? (outcome.skipped?.length ? 'warning' : 'success') : 'error'}
+          role={outcome.ok ? 'status' : 'alert'}
+          title={outcome.text}
+          description={outcome.skipped?.length ? <SkippedAgents skipped={outcome.skipped} /> : undefined}
+        />
       )}
       {file && (
         <Descriptions
@@ -108,6 +120,24 @@ function PaymentSteps() {
         />
       )}
     </Card>
+  );
+}
+
+/** The agents generate did not pay, each linked to the agent page where the bank account is entered. */
+function SkippedAgents({ skipped }: { skipped: Skipped[] }) {
+  const { t } = useI18n();
+  const reasons: Record<Skipped['reason'], string> = { NO_BANK_ACCOUNT: t('pay.skip.NO_BANK_ACCOUNT') };
+  return (
+    <div className="pay-skipped">
+      <p>{t('pay.skipped', { count: skipped.length })}</p>
+      <ul>
+        {skipped.map((s) => (
+          <li key={s.settleId}>
+            <Link to={`/org/agents/${s.agentId}`}>{s.agentName}</Link>: {reasons[s.reason]}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

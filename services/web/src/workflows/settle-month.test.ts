@@ -4,7 +4,7 @@ import { calculatedOf } from './settle-month.js';
 
 const totals = (net: string) => ({
   recruit: '0.00', maintain: '0.00', override: '0.00', exceptionPlus: '0.00', exceptionMinus: '0.00',
-  chargeback: '0.00', gross: net, tax: '0.00', net,
+  chargeback: '0.00', correction: '0.00', other: '0.00', gross: net, tax: '0.00', net,
 });
 
 describe('month-wide confirm scope', () => {

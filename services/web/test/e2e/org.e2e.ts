@@ -11,13 +11,13 @@ test.describe('organization tree and agent moves', () => {
 
     // The tree: every node with its active agents (own and below); headquarters holds them all.
     const tree = page.getByRole('tree');
-    const team = tree.getByText('Demo Team 1', { exact: true });
+    const team = tree.getByText('영업1팀', { exact: true });
     await expect(team).toBeVisible();
-    const teamCount = Number(await tree.getByRole('treeitem').filter({ hasText: 'Demo Team 1' }).locator('.org-count').innerText());
+    const teamCount = Number(await tree.getByRole('treeitem').filter({ hasText: '영업1팀' }).locator('.org-count').innerText());
     expect(teamCount).toBeGreaterThan(1);
     await team.click();
     await expect(page).toHaveURL(/orgId=\d+/);
-    const agentsCard = page.locator('.ant-card').filter({ has: page.getByRole('heading', { name: 'Agents of Demo Team 1' }) });
+    const agentsCard = page.locator('.ant-card').filter({ has: page.getByRole('heading', { name: 'Agents of 영업1팀' }) });
     // The list holds every agent of the team (retired ones too); the tree counts the active ones.
     await expect(agentsCard.locator('.ant-table-tbody tr.ant-table-row').first()).toBeVisible();
     const total = Number(/(\d+) rows/.exec(await agentsCard.getByText(/^\d+ rows$/).innerText())![1]);
@@ -41,12 +41,12 @@ test.describe('organization tree and agent moves', () => {
     await page.getByRole('button', { name: 'Move' }).click();
     let dialog = page.getByRole('dialog', { name: /^Move / });
     await dialog.getByLabel('Organization').click();
-    await page.locator('.ant-select-tree').getByText('Demo Team 2', { exact: true }).click();
+    await page.locator('.ant-select-tree').getByText('영업2팀', { exact: true }).click();
     await dialog.getByLabel('Reason').fill('Team rebalancing');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog).toBeHidden();
     await expect(historyRows).toHaveCount(before + 1);
-    await expect(historyRows.last()).toContainText('Demo Team 1 → Demo Team 2');
+    await expect(historyRows.last()).toContainText('영업1팀 → 영업2팀');
     await expect(historyRows.last()).toContainText('Team rebalancing');
 
     // A promotion to the lowest grade is refused by the server; its words sit on the grade field.
