@@ -126,7 +126,7 @@ describe('recruit and maintain ledger lists', () => {
 
   it('exports the same filtered rows as xlsx with money as text', async () => {
     const res = await a.get(
-      '/api/ledger/recruit/excel?settleMonth=202501&sortField=agentAmount&sortOrder=DESC',
+      '/api/ledger/recruit/excel?settleMonth=202501&sortField=agentAmount&sortOrder=DESC&lang=en',
     );
     expect(res.status).toBe(200);
     expect(String(res.headers['content-type'])).toContain('spreadsheetml');
@@ -275,7 +275,7 @@ describe('exception ledger', () => {
     const list = await a.get('/api/ledger/exception', token);
     expect(list.body.data.list.map((r: any) => r.agentId)).toEqual([book.other]);
     // LEDGER_EXCEPTION has no EXPORT: its export needs READ and keeps the row filter
-    const sheet = await readSheet((await a.get('/api/ledger/exception/excel', token)).raw);
+    const sheet = await readSheet((await a.get('/api/ledger/exception/excel?lang=en', token)).raw);
     expect(sheet.rows.map((r) => r[sheet.header.indexOf('Agent ID')])).toEqual([book.other]);
   });
 });

@@ -150,7 +150,7 @@ describe('settlement list, detail and summary', () => {
       taxAmount: '280.52',
       netAmount: '8220.23',
       status: 'CALCULATED',
-      statusName: 'Calculated',
+      statusName: '계산 완료',
     });
     expect(
       (await a.get(`/api/settle?orgId=${book.teamId}`)).body.data.list.map((r: any) => r.agentId).sort(),

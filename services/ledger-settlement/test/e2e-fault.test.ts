@@ -44,6 +44,8 @@ function startChild(): Promise<ChildProcess> {
       ...process.env,
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
+      // an inherited ops port (compose sets 9464) would be taken by another process: EADDRINUSE at start
+      METRICS_PORT: undefined,
       DATABASE_URL: tdb.url,
       REDIS_URL,
       BATCH_STEPS: 'calcMaintain',

@@ -96,7 +96,7 @@ describe('agent licenses', () => {
     expect(expiring.body.data.list.map((l: { licenseId: number }) => l.licenseId)).toEqual([id]);
     const sheet = await readSheet((await a.get('/api/agent-licenses/excel?licenseType=NON_LIFE&lang=en')).raw);
     expect(sheet.rows).toHaveLength(1);
-    expect(sheet.header).toContain('licenseNo');
+    expect(sheet.header).toContain('License no');
     expect((await a.del(`/api/agent-licenses/${id}`)).body.code).toBe('0000');
   });
 });

@@ -185,8 +185,8 @@ describe('contracts', () => {
       'Lapse date',
     ]);
     expect(sheet.rows.map((r) => [r[1], r[9], r[11]])).toEqual([
-      ['POL-0003', 700, 'Lapsed'],
-      ['POL-0001', 200000, 'In force'],
+      ['POL-0003', 700, '실효'],
+      ['POL-0001', 200000, '유지'],
     ]);
     const lapsed = await readSheet((await a.get('/api/contracts/excel?status=LAPSE&startDate=2024-03-01')).raw);
     expect(lapsed.rows.map((r) => [r[1], r[14]])).toEqual([['POL-0003', '2024-09-30']]);

@@ -358,9 +358,9 @@ describe('a month paid end to end through the gateway', () => {
       agentId: ids.business,
       agentName: 'Business',
       statementType: 'MONTHLY',
-      statementTypeName: 'Monthly statement',
+      statementTypeName: '월 명세서',
       issueStatus: 'GENERATED',
-      issueStatusName: 'Generated',
+      issueStatusName: '생성',
       grossAmount: '1000000.00',
       incomeTaxAmount: '33000.00',
       localTaxAmount: '3300.00',
@@ -382,7 +382,7 @@ describe('a month paid end to end through the gateway', () => {
       ['Income tax', 'withheld', 33000],
       ['Local income tax', 'withheld', 3300],
       ['VAT', 'added', 0],
-      ['Deduction', 'Loan repayment', 50000],
+      ['Deduction', '대출 상환', 50000],
       ['Deductions', 'total deducted', 50000],
       ['Net', 'paid', 913700],
     ]);
@@ -440,7 +440,7 @@ describe('a month paid end to end through the gateway', () => {
   });
 
   it('exports the payments with masked accounts and money as number cells', async () => {
-    const res = await p.call('GET', `/api/payments/excel?settleMonth=${MONTH}&sortField=agentId&sortOrder=ASC`);
+    const res = await p.call('GET', `/api/payments/excel?settleMonth=${MONTH}&sortField=agentId&sortOrder=ASC&lang=en`);
     expect(res.status).toBe(200);
     const rows = await readSheet(res.raw);
     const header = rows[0] as string[];

@@ -21,24 +21,63 @@ export async function policiesOf(request: APIRequestContext, headers: Record<str
 
 export async function ensureCsvProfile(request: APIRequestContext, headers: Record<string, string>, companyCode: string): Promise<void> {
   const res = await request.post(`${platform.url}/api/mapping/profiles`, { headers, data: { companyCode, dataFormat: 'CSV', fileEncoding: 'UTF-8' } });
-  // 409 (B009): the profile is there from an earlier run.
+  // 409 (B009): the profile is there (an earlier run, or the demo book's seeded carrier layouts): make it UTF-8 CSV.
   expect([200, 409], await res.text()).toContain(res.status());
+  if (res.status() === 200) return;
+  const list = await request.get(`${platform.url}/api/mapping/profiles?companyCode=${companyCode}&pageSize=100`, { headers });
+  const rows = ((await list.json()) as { data: { list: { profileId: number; companyCode: string; dataFormat: string; fileEncoding: string; version: number }[] } }).data.list;
+  const profile = rows.find((p) => p.companyCode === companyCode)!;
+  if (profile.dataFormat === 'CSV' && profile.fileEncoding === 'UTF-8') return;
+  const put = await request.put(`${platform.url}/api/mapping/profiles/${profile.profileId}`, {
+    headers,
+    data: { dataFormat: 'CSV', fileEncoding: 'UTF-8', sheetName: null, version: profile.version },
+  });
+  expect(put.status(), await put.text()).toBe(200);
 }
 
-/** Recruit-ledger mappings POLICY_NO, PREMIUM, COMM_AMT (a new version only when the field is not mapped yet). */
+interface ActiveMapping {
+  mappingId: number;
+  targetTable: string;
+  targetField: string;
+  sourceField: string;
+  isActive: boolean | null;
+  effectiveFrom: string;
+}
+
+async function activeMappings(request: APIRequestContext, headers: Record<string, string>, companyCode: string, targetTable: string): Promise<ActiveMapping[]> {
+  const list = await request.get(`${platform.url}/api/mapping/${companyCode}/fields?targetTable=${targetTable}&pageSize=100`, { headers });
+  return ((await list.json()) as { data: { list: ActiveMapping[] } }).data.list.filter((m) => m.isActive !== false);
+}
+
+/**
+ * Ends every active field mapping of the carrier (both ledgers) from the first version's day, so
+ * no month reads them: the demo book seeds each carrier's layout, the journeys bring their own.
+ */
+export async function clearMappings(request: APIRequestContext, headers: Record<string, string>, companyCode: string, keep: ReadonlyArray<[string, string]> = []): Promise<void> {
+  for (const table of ['recruit_ledger', 'maintain_ledger']) {
+    for (const m of await activeMappings(request, headers, companyCode, table)) {
+      if (table === 'recruit_ledger' && keep.some(([target, source]) => target === m.targetField && source === m.sourceField)) continue;
+      const res = await request.delete(`${platform.url}/api/mapping/${companyCode}/fields/${m.mappingId}?effectiveFrom=${m.effectiveFrom}`, { headers });
+      expect(res.status(), await res.text()).toBe(200);
+    }
+  }
+}
+
+/** Recruit-ledger mappings POLICY_NO, PREMIUM, COMM_AMT and nothing else (other mappings are ended). */
 export async function ensureRecruitMappings(request: APIRequestContext, headers: Record<string, string>, companyCode: string): Promise<void> {
-  const list = await request.get(`${platform.url}/api/mapping/${companyCode}/fields?targetTable=recruit_ledger&pageSize=100`, { headers });
-  const mapped = new Set(((await list.json()) as { data: { list: { targetField: string }[] } }).data.list.map((m) => m.targetField));
   const wanted: Array<[string, string]> = [
     ['policy_no', 'POLICY_NO'],
     ['premium', 'PREMIUM'],
     ['company_amount', 'COMM_AMT'],
   ];
+  await clearMappings(request, headers, companyCode, wanted);
+  const mapped = new Set((await activeMappings(request, headers, companyCode, 'recruit_ledger')).map((m) => m.targetField));
   for (const [targetField, sourceField] of wanted) {
     if (mapped.has(targetField)) continue;
     const res = await request.post(`${platform.url}/api/mapping/${companyCode}/fields`, {
       headers,
-      data: { targetTable: 'recruit_ledger', targetField, sourceField, isRequired: targetField === 'policy_no' },
+      // From the first version's day: a month before today reads it too.
+      data: { targetTable: 'recruit_ledger', targetField, sourceField, isRequired: targetField === 'policy_no', effectiveFrom: '2000-01-01' },
     });
     expect(res.status(), await res.text()).toBe(200);
   }

@@ -1,5 +1,5 @@
 import { expect, login, seriousViolations, test } from './fixtures.js';
-import { adminHeaders, csv, ensureCsvProfile, policiesOf } from './intake-setup.js';
+import { adminHeaders, clearMappings, csv, ensureCsvProfile, policiesOf } from './intake-setup.js';
 
 const CARRIER = 'DC002';
 const MONTH = '202505';
@@ -11,6 +11,7 @@ test.describe('carrier mapping wizard', () => {
     // Setup: DC002 delivers CSV; its columns are not mapped yet (the wizard does that).
     const headers = await adminHeaders(request);
     await ensureCsvProfile(request, headers, CARRIER);
+    await clearMappings(request, headers, CARRIER);
     policies = await policiesOf(request, headers, CARRIER, 2);
   });
 

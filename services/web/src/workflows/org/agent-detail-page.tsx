@@ -88,16 +88,16 @@ function AgentDetail({ resource, page, agentId }: { resource: ResourceMeta; page
           {agent.agentName} <StatusTag status={String(row.status ?? '')} />
         </span>
         {can('UPDATE') && (
-          <Button icon={<EditOutlined />} onClick={() => void navigate(`/${page.path}/${agentId}/edit`)}>
+          <Button icon={<EditOutlined aria-hidden />} onClick={() => void navigate(`/${page.path}/${agentId}/edit`)}>
             {t('common.edit')}
           </Button>
         )}
         {can('UPDATE') && active && (
           <>
-            <Button type="primary" icon={<SwapOutlined />} onClick={() => setDialog('move')}>
+            <Button type="primary" icon={<SwapOutlined aria-hidden />} onClick={() => setDialog('move')}>
               {t('agent.move')}
             </Button>
-            <Button danger icon={<UserDeleteOutlined />} onClick={() => setDialog('retire')}>
+            <Button danger icon={<UserDeleteOutlined aria-hidden />} onClick={() => setDialog('retire')}>
               {t('agent.retire')}
             </Button>
           </>
@@ -109,7 +109,7 @@ function AgentDetail({ resource, page, agentId }: { resource: ResourceMeta; page
         column={{ xs: 1, md: 2 }}
         items={resource.fields
           .filter((f) => f.kind !== 'version' && !HIDDEN.has(f.key))
-          .map((f) => ({ key: f.key, label: fieldLabel(f), children: <FieldValue field={f} value={row[f.key]} /> }))}
+          .map((f) => ({ key: f.key, label: fieldLabel(f), children: <FieldValue field={f} value={row[f.key]} row={row} /> }))}
       />
       <History agentId={agentId} />
       {dialog === 'move' && <AgentMoveDialog agent={agent} onCancel={() => setDialog(null)} onDone={() => void done(t('agent.moved'))} />}
