@@ -1,11 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Select, Space, Statistic, Table, Typography, type TableProps } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client.js';
 import { ApiError, unwrap, type PageResponse } from '../api/envelope.js';
 import { useI18n } from '../i18n/i18n.js';
 import { StatusTag } from '../shared/status-tag.js';
+import { MeasureSafe } from '../shared/measure-safe.js';
 import { ErrorNotice } from '../resources/error-notice.js';
 import { formatDecimal } from '../resources/field-value.js';
 import { formatMonth } from '../shared/format.js';
@@ -307,6 +308,7 @@ export default function SettleListPage() {
             ? {
                 selectedRowKeys: selected.map((r) => r.settleId),
                 onChange: (_keys, rows) => setSelected(rows),
+                columnTitle: (checkbox: ReactNode) => <MeasureSafe>{checkbox}</MeasureSafe>,
                 getCheckboxProps: (row) => ({ 'aria-label': t('settle.selectRow', { name: row.agentName ?? row.agentId }) }) as never,
               }
             : undefined
