@@ -2,13 +2,13 @@ import { sql, type InsertObject, type Kysely } from 'kysely';
 import { clientTransaction, CopyWriter, type CopyValue, type Database, type Db } from '@csp/db';
 import { AppError, invalid, type FieldCipher, type PermCode } from '@csp/service-kit';
 import type { FileStore } from '../common/file-store.js';
-import { cleanCells, firstBadCell, headerProblem } from '../parsing/cell-text.js';
+import { cleanCell, firstBadCell, headerProblem } from '../parsing/cell-text.js';
 import { columnLetter } from '../parsing/columns.js';
 import type { SpooledFile } from '../parsing/spool.js';
+import { asFileRefusal } from '../parsing/limits.js';
 import {
   isBlankRow,
   openTabular,
-  UnreadableFileError,
   type SheetRow,
   type TabularSource,
 } from '../parsing/tabular.js';
@@ -59,8 +59,7 @@ async function openFor(
       delimiter: ',',
     });
   } catch (err) {
-    if (err instanceof UnreadableFileError) throw invalid('file', err.message);
-    throw err;
+    throw asFileRefusal(err);
   }
 }
 
@@ -91,8 +90,7 @@ async function* dataRows(
     }
   } catch (err) {
     // a reader's refusal (over a limit, damaged) is E411 on the file
-    if (err instanceof UnreadableFileError) throw invalid('file', err.message);
-    throw err;
+    throw asFileRefusal(err);
   }
 }
 
@@ -100,9 +98,9 @@ async function* dataRows(
  * Reads the whole file once before anything is stored (DECISIONS "Text input"): a file over a
  * limit (columns, line length, zip sizes) or without data rows is refused with E411 while the
  * import has not written a row. Parsing without converting is a fraction of an import's time.
+ * (Batches are committed one by one (spec 8), so a refusal found while writing could not be undone.)
  */
-async function assertImportable(plan: TemplatePlan, file: SpooledFile, encoding: string | undefined): Promise<void> {
-  const source = await openFor(plan, file, encoding);
+async function assertImportable(plan: TemplatePlan, source: TabularSource): Promise<void> {
   let dataRowCount = 0;
   for await (const row of dataRows(plan, source)) {
     void row;
@@ -115,19 +113,32 @@ async function assertImportable(plan: TemplatePlan, file: SpooledFile, encoding:
  * A row with a cell holding NUL or a lone surrogate is an error row naming the column (the
  * template's target field when the column is mapped); its cells go to the error file cleaned.
  */
-function cellTextError(plan: TemplatePlan, row: SheetRow): { error: RowError; cells: readonly string[] } | undefined {
+function cellTextError(plan: TemplatePlan, row: SheetRow): Extract<Converted, { ok: false }> | undefined {
   const bad = firstBadCell([], row.cells, columnLetter);
   if (!bad) return undefined;
   const column = plan.columns.find((c) => c.sourceColumn === bad.column);
   return {
+    ok: false,
+    row: { ...row, cells: row.cells.map((c) => cleanCell(c)) },
     error: {
       rowNumber: row.rowNumber,
       field: column?.targetField ?? bad.column,
       value: bad.value.length > 200 ? `${bad.value.slice(0, 197)}...` : bad.value,
       message: `column ${bad.column}${column ? ` (${column.targetField})` : ''} ${bad.message}`,
     },
-    cells: cleanCells(row.cells),
   };
+}
+
+/** The rows through the template: the cell-text error rows first, then the converter's outcomes. */
+async function convertRows(plan: TemplatePlan, converter: RowConverter, rows: readonly SheetRow[]): Promise<Converted[]> {
+  const converted: Converted[] = [];
+  const clean: SheetRow[] = [];
+  for (const row of rows) {
+    const bad = cellTextError(plan, row);
+    if (bad) converted.push(bad);
+    else clean.push(row);
+  }
+  return converted.concat(await converter.convert(clean));
 }
 
 function checkHeaders(plan: TemplatePlan, cells: readonly string[]): void {
@@ -288,13 +299,7 @@ async function prepareBatch(
   rejected: Array<{ error: RowError; cells: readonly string[] }>;
 }> {
   const rejected: Array<{ error: RowError; cells: readonly string[] }> = [];
-  const rows: SheetRow[] = [];
-  for (const row of batch) {
-    const bad = cellTextError(plan, row);
-    if (bad) rejected.push(bad);
-    else rows.push(row);
-  }
-  const converted: Converted[] = await converter.convert(rows);
+  const converted = await convertRows(plan, converter, batch);
   const valid: Array<Extract<Converted, { ok: true }>> = [];
   for (const c of converted) {
     if (c.ok) valid.push(c);
@@ -344,8 +349,8 @@ export async function runImport(deps: ImportDeps, input: ImportInput): Promise<I
   const { db } = deps;
   const plan = await loadTemplatePlan(db, input.templateCode);
   await input.authorize(plan.target.permission.menu, plan.target.permission.perm);
-  await assertImportable(plan, input.file, input.encoding);
   const source = await openFor(plan, input.file, input.encoding);
+  await assertImportable(plan, source);
   const history = await db
     .insertInto('upload_history')
     .values({
@@ -482,16 +487,7 @@ export async function previewImport(
   if (rows.length === 0) throw invalid('file', 'the file has no data rows');
   const converter = await converterFor(db, plan);
   const session = plan.target.open({ db, cipher: deps.cipher, userId: null, companyCode: plan.companyCode });
-  const textErrors = new Map(rows.flatMap((r) => {
-    const bad = cellTextError(plan, r);
-    return bad ? [[r.rowNumber, bad.error] as const] : [];
-  }));
-  const converted: Converted[] = (await converter.convert(rows.filter((r) => !textErrors.has(r.rowNumber)))).concat(
-    rows.flatMap((row) => {
-      const error = textErrors.get(row.rowNumber);
-      return error ? [{ ok: false as const, row, error }] : [];
-    }),
-  );
+  const converted = await convertRows(plan, converter, rows);
   converted.sort((a, b) => a.row.rowNumber - b.row.rowNumber);
   const valid = converted.filter((c): c is Extract<Converted, { ok: true }> => c.ok);
   const prepared = valid.length ? await session.prepare(valid.map((v) => v.data)) : [];
