@@ -1,4 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
+import { invalid } from '@csp/service-kit';
 
 /** DECISIONS "Text input": at most 16,384 columns (Excel's own limit) and no line over 1 MiB. */
 export const MAX_COLUMNS = 16_384;
@@ -14,6 +15,11 @@ export class UnreadableFileError extends Error {
     super(message);
     this.name = 'UnreadableFileError';
   }
+}
+
+/** A reader's refusal of the whole file as E411 on `file`; any other error as it is. */
+export function asFileRefusal(err: unknown): unknown {
+  return err instanceof UnreadableFileError ? invalid('file', err.message) : err;
 }
 
 export function tooManyColumns(rowNumber: number, columns: number): UnreadableFileError {

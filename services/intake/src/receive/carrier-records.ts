@@ -6,8 +6,8 @@ import { columnLetter } from '../parsing/columns.js';
 import { normaliseEncoding } from '../parsing/csv-reader.js';
 import { readFixedRows, type FixedField } from '../parsing/fixed-reader.js';
 import { JsonArrayError, readJsonArray, type JsonElement } from '../parsing/json-array-reader.js';
-import { MAX_COLUMNS, tooManyColumns } from '../parsing/limits.js';
-import { isBlankRow, openTabular, UnreadableFileError, type SheetRow } from '../parsing/tabular.js';
+import { asFileRefusal, MAX_COLUMNS, tooManyColumns } from '../parsing/limits.js';
+import { isBlankRow, openTabular, type SheetRow } from '../parsing/tabular.js';
 import type { DataType } from '../transform/record-mapper.js';
 import { checkLayout, type LayoutProblems } from './layout-check.js';
 import type { Profile } from './receive-upload.service.js';
@@ -114,11 +114,6 @@ function refuse(message: string): AppError {
   return new AppError('INVALID_PARAMETER', message, { errors: [{ field: 'file', message }] });
 }
 
-/** A reader's refusal of the whole file (over a limit, damaged) as E411 on `file`. */
-function asRefusal(err: unknown): unknown {
-  return err instanceof UnreadableFileError ? invalid('file', err.message) : err;
-}
-
 const letterKey = (i: number) => `COL_${columnLetter(i)}`;
 
 /** The record of a row: its raw_content, or an error row when a cell is not acceptable text. */
@@ -172,7 +167,7 @@ async function openDelimitedOrXlsx(path: string, input: CarrierFileInput): Promi
       sheetName: profile.sheet_name,
     });
   } catch (err) {
-    throw asRefusal(err);
+    throw asFileRefusal(err);
   }
   const rows = source.rows();
   try {
@@ -193,14 +188,14 @@ async function openDelimitedOrXlsx(path: string, input: CarrierFileInput): Promi
             yield recordOf(rowNumber, input.dataType ?? (cells[typeColumn] ?? '').trim(), keys, cells);
           }
         } catch (err) {
-          throw asRefusal(err);
+          throw asFileRefusal(err);
         }
       },
       close: async () => void (await rows.return(undefined)),
     };
   } catch (err) {
     await rows.return(undefined);
-    throw asRefusal(err);
+    throw asFileRefusal(err);
   }
 }
 
@@ -255,7 +250,7 @@ async function openFixed(path: string, input: CarrierFileInput): Promise<Carrier
     }
   } catch (err) {
     await rows.return(undefined);
-    throw asRefusal(err);
+    throw asFileRefusal(err);
   }
   return {
     kind: 'FIXED',
@@ -270,7 +265,7 @@ async function openFixed(path: string, input: CarrierFileInput): Promise<Carrier
           yield recordOf(rowNumber, dataType, keys, cells);
         }
       } catch (err) {
-        throw asRefusal(err);
+        throw asFileRefusal(err);
       }
     },
     close: async () => void (await rows.return(undefined)),
@@ -309,7 +304,7 @@ function dataTypeOf(text: string): string {
 async function openJson(path: string, input: CarrierFileInput): Promise<CarrierFile> {
   const encoding = normaliseEncoding(input.profile.file_encoding);
   const elements = readJsonArray(path, { encoding });
-  const wrap = (err: unknown) => (err instanceof JsonArrayError ? refuse(err.message) : asRefusal(err));
+  const wrap = (err: unknown) => (err instanceof JsonArrayError ? refuse(err.message) : asFileRefusal(err));
   let first: IteratorResult<JsonElement>;
   let keys: string[];
   try {

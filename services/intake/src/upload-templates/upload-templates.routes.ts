@@ -16,7 +16,8 @@ import { registerScopedResource, type ResourceScope } from '../common/scoped-res
 import { intakeDb } from '../db.js';
 import { columnLetter } from '../parsing/columns.js';
 import { cleanCells, headerProblem } from '../parsing/cell-text.js';
-import { openTabular, UnreadableFileError } from '../parsing/tabular.js';
+import { asFileRefusal } from '../parsing/limits.js';
+import { openTabular } from '../parsing/tabular.js';
 import { PREVIEW_LIMIT } from '../upload/upload.service.js';
 import { IMPORT_TARGETS, isTargetTable, notAllowedMessage } from '../upload/targets/index.js';
 import {
@@ -112,20 +113,15 @@ export async function registerUploadTemplateRoutes(app: ServiceApp): Promise<voi
       const upload = await receiveMultipart(request);
       try {
         const fields = headerFields.parse(upload.fields);
+        let headers: Array<{ column: string; index: number; header: string }> = [];
+        const rows: Array<{ rowNumber: number; cells: Record<string, string> }> = [];
+        let width = 0;
         let source;
         try {
           source = await openTabular(upload.file.path, {
             sheetIndex: fields.sheetIndex,
             encoding: fields.encoding ?? 'UTF-8',
           });
-        } catch (err) {
-          if (err instanceof UnreadableFileError) throw invalid('file', err.message);
-          throw err;
-        }
-        let headers: Array<{ column: string; index: number; header: string }> = [];
-        const rows: Array<{ rowNumber: number; cells: Record<string, string> }> = [];
-        let width = 0;
-        try {
           for await (const row of source.rows()) {
             if (row.rowNumber === fields.headerRow) {
               const problem = headerProblem(row.cells, columnLetter);
@@ -146,8 +142,7 @@ export async function registerUploadTemplateRoutes(app: ServiceApp): Promise<voi
             }
           }
         } catch (err) {
-          if (err instanceof UnreadableFileError) throw invalid('file', err.message);
-          throw err;
+          throw asFileRefusal(err);
         }
         if (fields.headerRow === 0) {
           headers = Array.from({ length: width }, (_, index) => ({
