@@ -36,26 +36,30 @@ function cell<O, R extends boolean>(required: R, check: Check<O>): Cell<O, R> {
   return (required ? schema : schema.optional()) as Cell<O, R>;
 }
 
-export function text<R extends boolean = false>(
-  max: number,
-  required: R = false as R,
-  pattern?: { re: RegExp; message: string },
-  writeOnly = false,
-) {
-  return cell<string, R>(required, (t) => {
-    if (writeOnly && looksMasked(t)) return { ok: false, message: MASKED_VALUE_MESSAGE };
+type Pattern = { re: RegExp; message: string };
+
+function textCheck(max: number, pattern?: Pattern): Check<string> {
+  return (t) => {
     if (t.length > max) return { ok: false, message: `must be at most ${max} characters` };
     if (pattern && !pattern.re.test(t)) return { ok: false, message: pattern.message };
     return { ok: true, value: t };
-  });
+  };
+}
+
+export function text<R extends boolean = false>(max: number, required: R = false as R, pattern?: Pattern) {
+  return cell<string, R>(required, textCheck(max, pattern));
+}
+
+/**
+ * An encrypted or masked column (DECISIONS "write-only"): a masked-looking value is a row error, the
+ * kit's rule and message for a field table's save body.
+ */
+export function writeOnlyText<R extends boolean = false>(max: number, required: R = false as R, pattern?: Pattern) {
+  const check = textCheck(max, pattern);
+  return cell<string, R>(required, (t) => (looksMasked(t) ? { ok: false, message: MASKED_VALUE_MESSAGE } : check(t)));
 }
 
 const INT = /^[+-]?\d{1,15}$/;
-
-/** An encrypted or masked column (DECISIONS "write-only"): a masked-looking value is a row error. */
-export function writeOnlyText<R extends boolean = false>(max: number, required: R = false as R, pattern?: { re: RegExp; message: string }) {
-  return text(max, required, pattern, true);
-}
 
 export function int<R extends boolean = false>(min: number, max: number, required: R = false as R) {
   return cell<number, R>(required, (t) => {
