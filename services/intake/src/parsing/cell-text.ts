@@ -25,7 +25,8 @@ export function firstBadCell(
 ): CellProblem | undefined {
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i];
-    if (cell === undefined || !SUSPECT.test(cell)) continue;
+    if (cell === undefined) continue;
+    // textProblem tests for a suspect character first: a clean cell costs one regex test
     const message = textProblem(cell);
     if (message) return { column: keys[i] ?? keyOf(i), value: cleanCell(cell), message };
   }
