@@ -30,6 +30,17 @@ async function counts() {
   };
 }
 
+/** The raw rows of a received file in row order, each with its parse error (if any). */
+function rowsWithErrors(receiveFileId: number) {
+  return api.db
+    .selectFrom('raw_commission_data as r')
+    .leftJoin('parse_error_log as e', 'e.raw_id', 'r.raw_id')
+    .select(['r.row_number', 'r.parse_status', 'r.raw_content', 'e.error_field', 'e.error_message'])
+    .where('r.receive_file_id', '=', receiveFileId)
+    .orderBy('r.row_number')
+    .execute();
+}
+
 function refusal(message: string) {
   return { success: false, code: 'E411', data: { errors: [{ field: 'file', message }] } };
 }
@@ -138,13 +149,7 @@ describe('carrier uploads: a bad cell makes an error row, never raw text with NU
     ]);
     const res = await upload('F003', content, 'f.xlsx');
     expect(res.body).toMatchObject({ success: true, data: { fileKind: 'XLSX', rowCount: 3 } });
-    const rows = await api.db
-      .selectFrom('raw_commission_data as r')
-      .leftJoin('parse_error_log as e', 'e.raw_id', 'r.raw_id')
-      .select(['r.row_number', 'r.parse_status', 'r.raw_content', 'e.error_field', 'e.error_message'])
-      .where('r.receive_file_id', '=', res.body.data.receiveFileId)
-      .orderBy('r.row_number')
-      .execute();
+    const rows = await rowsWithErrors(res.body.data.receiveFileId);
     expect(rows).toEqual([
       {
         row_number: 2,
@@ -168,13 +173,7 @@ describe('carrier uploads: a bad cell makes an error row, never raw text with NU
     const file = '[{"policy":"J-1","amount":12345678901234567.89},{"policy":"J\\u00002","amount":1.10}]';
     const res = await upload('N002', Buffer.from(file), 'f.json');
     expect(res.body).toMatchObject({ success: true, data: { fileKind: 'JSON', rowCount: 2 } });
-    const rows = await api.db
-      .selectFrom('raw_commission_data as r')
-      .leftJoin('parse_error_log as e', 'e.raw_id', 'r.raw_id')
-      .select(['r.row_number', 'r.parse_status', 'r.raw_content', 'e.error_field', 'e.error_message'])
-      .where('r.receive_file_id', '=', res.body.data.receiveFileId)
-      .orderBy('r.row_number')
-      .execute();
+    const rows = await rowsWithErrors(res.body.data.receiveFileId);
     expect(rows).toEqual([
       { row_number: 1, parse_status: 'PENDING', raw_content: '{"policy":"J-1","amount":12345678901234567.89}', error_field: null, error_message: null },
       {
