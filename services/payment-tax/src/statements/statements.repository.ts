@@ -33,17 +33,22 @@ export interface StatementFigures {
   adjustment: string;
 }
 
-/** The parts of gross (DECISIONS "Settlement lifecycle"), signed as stored: minus and chargeback count negatively. */
-export interface GrossParts {
-  recruit: string;
-  maintain: string;
-  override: string;
-  other: string;
-  correction: string;
-  exceptionPlus: string;
-  exceptionMinus: string;
-  chargeback: string;
-}
+/**
+ * The parts of gross (DECISIONS "Settlement lifecycle"), signed as stored: minus and chargeback count negatively.
+ * The same columns on settle_master and commission_statement: the one list the statement reads and writes.
+ */
+export const GROSS_PART_COLUMNS = [
+  'recruit_total',
+  'maintain_total',
+  'override_total',
+  'other_total',
+  'correction_total',
+  'exception_plus',
+  'exception_minus',
+  'chargeback_total',
+] as const;
+export type GrossPartColumn = (typeof GROSS_PART_COLUMNS)[number];
+export type GrossParts = Record<GrossPartColumn, string>;
 
 export interface StatementLine {
   section: string;
@@ -180,22 +185,11 @@ export class StatementRepository {
       net: string;
       payment_count: number;
       adjustment: string;
-      recruit: string;
-      maintain: string;
-      override: string;
-      other: string;
-      correction: string;
-      plus: string;
-      minus: string;
-      chargeback: string;
-    }>`
+    } & GrossParts>`
       WITH f AS (
         SELECT p.agent_id, sum(p.amount) AS gross, sum(p.income_tax_amount) AS income_tax, sum(p.local_tax_amount) AS local_tax,
                sum(p.vat_amount) AS vat, sum(p.deduction_amount) AS deduction, sum(p.net_amount) AS net, count(*)::int AS payment_count,
-               coalesce(sum(s.recruit_total), 0) AS recruit, coalesce(sum(s.maintain_total), 0) AS maintain,
-               coalesce(sum(s.override_total), 0) AS override, coalesce(sum(s.other_total), 0) AS other,
-               coalesce(sum(s.correction_total), 0) AS correction, coalesce(sum(s.exception_plus), 0) AS plus,
-               coalesce(sum(s.exception_minus), 0) AS minus, coalesce(sum(s.chargeback_total), 0) AS chargeback
+               ${sql.join(GROSS_PART_COLUMNS.map((c) => sql`coalesce(sum(${sql.ref(`s.${c}`)}), 0) AS ${sql.ref(c)}`))}
         FROM payment p LEFT JOIN settle_master s ON s.settle_id = p.settle_id
         WHERE p.settle_month BETWEEN ${from} AND ${to} AND p.status <> 'FAIL' AND p.agent_id = ANY(${agentIds}::bigint[])
         GROUP BY p.agent_id
@@ -226,16 +220,7 @@ export class StatementRepository {
           deduction: f.deduction,
           net: f.net,
           paymentCount: f.payment_count,
-          parts: {
-            recruit: f.recruit,
-            maintain: f.maintain,
-            override: f.override,
-            other: f.other,
-            correction: f.correction,
-            exceptionPlus: f.plus,
-            exceptionMinus: f.minus,
-            chargeback: f.chargeback,
-          },
+          parts: Object.fromEntries(GROSS_PART_COLUMNS.map((c) => [c, f[c]])) as GrossParts,
           adjustment: f.adjustment,
         },
         lines: [],

@@ -6,7 +6,7 @@ import { chunksOf, forEachLimit } from '../common/concurrency.js';
 import type { FileStore, StoredFile } from '../common/file-store.js';
 import type { PaymentTaxDb } from '../db.js';
 import { writeStatementFile } from './statement-sheet.js';
-import { StatementRepository, type StatementData, type StatementScope } from './statements.repository.js';
+import { GROSS_PART_COLUMNS, StatementRepository, type StatementData, type StatementScope } from './statements.repository.js';
 
 /** Agents per chunk of generate-for-month: one load, one transaction and one progress update each. */
 const CHUNK_AGENTS = 250;
@@ -73,33 +73,25 @@ export class StatementService {
           RETURNING file_id, stored_name`.execute(trx);
         const fileOf = new Map(files.map((r) => [r.stored_name, Number(r.file_id)]));
         const rows = written.map((w) => ({ w, f: data.get(w.agentId)!.figures, fileId: fileOf.get(w.stored.storedName)! }));
+        const parts = sql.join(GROSS_PART_COLUMNS.map((c) => sql.ref(c)));
         const { rows: upserted } = await sql<{ statement_id: number; agent_id: number; file_id: number }>`
           INSERT INTO commission_statement AS cs (
             agent_id, settle_month, statement_type, gross_amount, income_tax_amount, local_tax_amount, vat_amount,
-            deduction_amount, net_amount, file_id, file_format, issue_status, issued_at, issued_by,
-            recruit_total, maintain_total, override_total, other_total, correction_total, exception_plus,
-            exception_minus, chargeback_total)
+            deduction_amount, net_amount, file_id, file_format, issue_status, issued_at, issued_by, ${parts})
           SELECT v.agent_id, ${scope.settleMonth}, ${scope.statementType}, v.gross, v.income_tax, v.local_tax, v.vat,
                  v.deduction, v.net, v.file_id, 'XLSX', 'GENERATED', now(), ${userId}::bigint,
-                 v.recruit, v.maintain, v.override, v.other, v.correction, v.plus, v.minus, v.chargeback
+                 ${sql.join(GROSS_PART_COLUMNS.map((c) => sql.ref(`v.${c}`)))}
           FROM unnest(${rows.map((r) => r.w.agentId)}::bigint[], ${rows.map((r) => r.f.gross)}::numeric[],
                       ${rows.map((r) => r.f.incomeTax)}::numeric[], ${rows.map((r) => r.f.localTax)}::numeric[],
                       ${rows.map((r) => r.f.vat)}::numeric[], ${rows.map((r) => r.f.deduction)}::numeric[],
                       ${rows.map((r) => r.f.net)}::numeric[], ${rows.map((r) => r.fileId)}::bigint[],
-                      ${rows.map((r) => r.f.parts.recruit)}::numeric[], ${rows.map((r) => r.f.parts.maintain)}::numeric[],
-                      ${rows.map((r) => r.f.parts.override)}::numeric[], ${rows.map((r) => r.f.parts.other)}::numeric[],
-                      ${rows.map((r) => r.f.parts.correction)}::numeric[], ${rows.map((r) => r.f.parts.exceptionPlus)}::numeric[],
-                      ${rows.map((r) => r.f.parts.exceptionMinus)}::numeric[], ${rows.map((r) => r.f.parts.chargeback)}::numeric[])
-               AS v(agent_id, gross, income_tax, local_tax, vat, deduction, net, file_id,
-                    recruit, maintain, override, other, correction, plus, minus, chargeback)
+                      ${sql.join(GROSS_PART_COLUMNS.map((c) => sql`${rows.map((r) => r.f.parts[c])}::numeric[]`))})
+               AS v(agent_id, gross, income_tax, local_tax, vat, deduction, net, file_id, ${parts})
           ON CONFLICT (agent_id, settle_month, statement_type) DO UPDATE SET
             gross_amount = EXCLUDED.gross_amount, income_tax_amount = EXCLUDED.income_tax_amount,
             local_tax_amount = EXCLUDED.local_tax_amount, vat_amount = EXCLUDED.vat_amount,
             deduction_amount = EXCLUDED.deduction_amount, net_amount = EXCLUDED.net_amount, file_id = EXCLUDED.file_id,
-            recruit_total = EXCLUDED.recruit_total, maintain_total = EXCLUDED.maintain_total,
-            override_total = EXCLUDED.override_total, other_total = EXCLUDED.other_total,
-            correction_total = EXCLUDED.correction_total, exception_plus = EXCLUDED.exception_plus,
-            exception_minus = EXCLUDED.exception_minus, chargeback_total = EXCLUDED.chargeback_total,
+            ${sql.join(GROSS_PART_COLUMNS.map((c) => sql`${sql.ref(c)} = EXCLUDED.${sql.ref(c)}`))},
             file_format = EXCLUDED.file_format, issue_status = 'GENERATED', issued_at = EXCLUDED.issued_at,
             issued_by = EXCLUDED.issued_by, updated_at = now(), version = cs.version + 1
           RETURNING cs.statement_id, cs.agent_id, cs.file_id`.execute(trx);
