@@ -41,21 +41,28 @@ const confirmMonthResp = z.object({
   approval: z.object({ lines: z.array(z.string()), required: z.boolean(), openRequests: z.number().int() }),
 });
 
-const moneyTotals = z.object({
-  recruit: z.string(),
-  maintain: z.string(),
-  override: z.string(),
-  exceptionPlus: z.string(),
-  exceptionMinus: z.string(),
-  chargeback: z.string(),
+/** The summary's money columns, response name -> settle_master column: every part of gross, gross, tax and net. */
+const TOTAL_COLUMNS = {
+  recruit: 'recruit_total',
+  maintain: 'maintain_total',
+  override: 'override_total',
+  exceptionPlus: 'exception_plus',
+  exceptionMinus: 'exception_minus',
+  chargeback: 'chargeback_total',
   /** approved corrections booked into the month; part of gross */
-  correction: z.string(),
+  correction: 'correction_total',
   /** other commission types, approved incentives and adjustments; part of gross */
-  other: z.string(),
-  gross: z.string(),
-  tax: z.string(),
-  net: z.string(),
-});
+  other: 'other_total',
+  gross: 'gross_amount',
+  tax: 'tax_amount',
+  net: 'net_amount',
+} as const;
+type TotalName = keyof typeof TOTAL_COLUMNS;
+const TOTAL_NAMES = Object.keys(TOTAL_COLUMNS) as TotalName[];
+
+const moneyTotals = z.object(
+  Object.fromEntries(TOTAL_NAMES.map((name) => [name, z.string()])) as Record<TotalName, z.ZodString>,
+);
 const summaryResp = z.object({
   settleMonth: z.string(),
   count: z.number().int(),
@@ -65,35 +72,10 @@ const summaryResp = z.object({
   ),
 });
 
-interface SumRow {
-  status: string | null;
-  count: number | string;
-  recruit: string;
-  maintain: string;
-  override: string;
-  exception_plus: string;
-  exception_minus: string;
-  chargeback: string;
-  correction: string;
-  other: string;
-  gross: string;
-  tax: string;
-  net: string;
-}
+type SumRow = { status: string | null; count: number | string } & Record<TotalName, string>;
 
-const totalsOf = (r: SumRow | undefined): z.input<typeof moneyTotals> => ({
-  recruit: money(r?.recruit ?? '0'),
-  maintain: money(r?.maintain ?? '0'),
-  override: money(r?.override ?? '0'),
-  exceptionPlus: money(r?.exception_plus ?? '0'),
-  exceptionMinus: money(r?.exception_minus ?? '0'),
-  chargeback: money(r?.chargeback ?? '0'),
-  correction: money(r?.correction ?? '0'),
-  other: money(r?.other ?? '0'),
-  gross: money(r?.gross ?? '0'),
-  tax: money(r?.tax ?? '0'),
-  net: money(r?.net ?? '0'),
-});
+const totalsOf = (r: SumRow | undefined): z.input<typeof moneyTotals> =>
+  Object.fromEntries(TOTAL_NAMES.map((name) => [name, money(r?.[name] ?? '0')])) as Record<TotalName, string>;
 
 /** Settlement list/detail/summary and the confirm/hold/release moves (spec 3.2, 4.5). */
 export async function registerSettleRoutes(app: ServiceApp): Promise<void> {
@@ -122,17 +104,7 @@ export async function registerSettleRoutes(app: ServiceApp): Promise<void> {
         .select([
           's.status',
           sql<number>`count(*)`.as('count'),
-          sql<string>`coalesce(sum(s.recruit_total), 0)`.as('recruit'),
-          sql<string>`coalesce(sum(s.maintain_total), 0)`.as('maintain'),
-          sql<string>`coalesce(sum(s.override_total), 0)`.as('override'),
-          sql<string>`coalesce(sum(s.exception_plus), 0)`.as('exception_plus'),
-          sql<string>`coalesce(sum(s.exception_minus), 0)`.as('exception_minus'),
-          sql<string>`coalesce(sum(s.chargeback_total), 0)`.as('chargeback'),
-          sql<string>`coalesce(sum(s.correction_total), 0)`.as('correction'),
-          sql<string>`coalesce(sum(s.other_total), 0)`.as('other'),
-          sql<string>`coalesce(sum(s.gross_amount), 0)`.as('gross'),
-          sql<string>`coalesce(sum(s.tax_amount), 0)`.as('tax'),
-          sql<string>`coalesce(sum(s.net_amount), 0)`.as('net'),
+          ...TOTAL_NAMES.map((name) => sql<string>`coalesce(sum(${sql.ref(`s.${TOTAL_COLUMNS[name]}`)}), 0)`.as(name)),
         ])
         .groupBy(sql`grouping sets ((s.status), ())`)
         .execute()) as SumRow[];
