@@ -116,18 +116,15 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const masterUrl = await service('master-data', buildMasterDataApp as never);
   const ledgerUrl = await service('ledger-settlement', buildLedgerApp as never, { batchPrefix });
   const unused = 'http://127.0.0.1:9';
-  let intakeUrl = unused;
-  if (options.withIntake) {
-    const storageDir = await mkdtemp(join(tmpdir(), 'e2e-intake-files-'));
+  /** An optional service that stores files: its own temporary storage folder, removed on close. */
+  const fileService = async (on: boolean | undefined, name: string, build: unknown, dirPrefix: string) => {
+    if (!on) return unused;
+    const storageDir = await mkdtemp(join(tmpdir(), dirPrefix));
     closers.push(() => rm(storageDir, { recursive: true, force: true }));
-    intakeUrl = await service('intake', buildIntakeApp as never, {}, { FILE_STORAGE_DIR: storageDir });
-  }
-  let paymentTaxUrl = unused;
-  if (options.withPaymentTax) {
-    const storageDir = await mkdtemp(join(tmpdir(), 'e2e-payment-files-'));
-    closers.push(() => rm(storageDir, { recursive: true, force: true }));
-    paymentTaxUrl = await service('payment-tax', buildPaymentTaxApp as never, {}, { FILE_STORAGE_DIR: storageDir });
-  }
+    return service(name, build as never, {}, { FILE_STORAGE_DIR: storageDir });
+  };
+  const intakeUrl = await fileService(options.withIntake, 'intake', buildIntakeApp, 'e2e-intake-files-');
+  const paymentTaxUrl = await fileService(options.withPaymentTax, 'payment-tax', buildPaymentTaxApp, 'e2e-payment-files-');
   const gateway = await buildGatewayApp({
     nodeEnv: 'test',
     host: '127.0.0.1',
