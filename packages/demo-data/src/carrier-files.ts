@@ -153,6 +153,10 @@ interface Company {
   layout: CarrierLayout;
 }
 
+/** The demo layout of the i-th carrier in company-code order: the first XLSX, the second CP949 CSV, the rest UTF-8 CSV. */
+const demoLayoutAt = (i: number): CarrierLayout =>
+  i === 0 ? LAYOUTS.XLSX : i === 1 ? LAYOUTS.CSV_CP949 : LAYOUTS.CSV_UTF8;
+
 function layoutOfProfile(dataFormat: string, encoding: string): CarrierLayout {
   if (dataFormat === 'EXCEL') return LAYOUTS.XLSX;
   return /^(CP949|MS949|EUC-KR|EUCKR)$/i.test(encoding) ? LAYOUTS.CSV_CP949 : LAYOUTS.CSV_UTF8;
@@ -186,7 +190,7 @@ async function carriersOf(
   for (const [i, r] of rows.entries()) {
     let layout: CarrierLayout;
     if (r.data_format === null) {
-      layout = i === 0 ? LAYOUTS.XLSX : i === 1 ? LAYOUTS.CSV_CP949 : LAYOUTS.CSV_UTF8;
+      layout = demoLayoutAt(i);
       if (await seedProfile(pool, r.company_code, layout)) seeded++;
     } else {
       layout = layoutOfProfile(r.data_format, r.file_encoding ?? 'UTF-8');
@@ -215,8 +219,7 @@ async function carriersOf(
 export async function seedCarrierProfiles(pool: pg.Pool, companyCodes: readonly string[]): Promise<number> {
   let seeded = 0;
   for (const [i, code] of [...companyCodes].sort().entries()) {
-    const layout = i === 0 ? LAYOUTS.XLSX : i === 1 ? LAYOUTS.CSV_CP949 : LAYOUTS.CSV_UTF8;
-    if (await seedProfile(pool, code, layout)) seeded++;
+    if (await seedProfile(pool, code, demoLayoutAt(i))) seeded++;
   }
   return seeded;
 }
