@@ -2,7 +2,7 @@ import type { ServiceApp } from '@csp/service-kit';
 import type { TestContext } from '@csp/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBook } from './book.js';
-import { addAgent, addOrg, addSettle, bearer, createAnalyticsContext } from './helpers.js';
+import { addAgent, addOrg, addSettle, createAnalyticsContext, getData, refreshKpi } from './helpers.js';
 
 /**
  * Every part of gross is a figure of the monthly and organization KPI and of the agent and organization
@@ -17,16 +17,8 @@ import { addAgent, addOrg, addSettle, bearer, createAnalyticsContext } from './h
 let ctx: TestContext<ServiceApp>;
 const ids: Record<string, number> = {};
 
-async function get(url: string) {
-  const res = await ctx.app.inject({ method: 'GET', url, headers: bearer(ctx.adminToken) });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().data;
-}
-
-async function refresh(month: string) {
-  const res = await ctx.app.inject({ method: 'POST', url: `/api/kpi/refresh?settleMonth=${month}`, headers: bearer(ctx.adminToken) });
-  expect(res.statusCode, res.body).toBe(200);
-}
+const get = (url: string) => getData(ctx, url);
+const refresh = (month: string) => refreshKpi(ctx, month);
 
 /** Money strings as integer cents (never a JS float). */
 const cents = (s: string): bigint => {

@@ -1,6 +1,7 @@
 import type { Db } from '@csp/db';
 import type { ServiceApp } from '@csp/service-kit';
 import { createTestContext, type TestContext } from '@csp/service-kit/testing';
+import { expect } from 'vitest';
 import { buildApp } from '../src/app.js';
 
 /** A test app on a fresh database, without the background run poll (tests call it directly). */
@@ -158,4 +159,18 @@ export async function addCompletedRun(db: Db, settleMonth: string, status: 'COMP
 
 export function bearer(token: string): { authorization: string } {
   return { authorization: `Bearer ${token}` };
+}
+
+/** GET as admin; the `data` of its 200 answer. */
+export async function getData(ctx: TestContext<ServiceApp>, url: string) {
+  const res = await ctx.app.inject({ method: 'GET', url, headers: bearer(ctx.adminToken) });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data;
+}
+
+/** POST /api/kpi/refresh of a month as admin; the `data` of its 200 answer. */
+export async function refreshKpi(ctx: TestContext<ServiceApp>, month: string) {
+  const res = await ctx.app.inject({ method: 'POST', url: `/api/kpi/refresh?settleMonth=${month}`, headers: bearer(ctx.adminToken) });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data;
 }

@@ -2,22 +2,13 @@ import type { ServiceApp } from '@csp/service-kit';
 import type { TestContext } from '@csp/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBook, type Book } from './book.js';
-import { bearer, createAnalyticsContext } from './helpers.js';
+import { bearer, createAnalyticsContext, getData, refreshKpi } from './helpers.js';
 
 let ctx: TestContext<ServiceApp>;
 let book: Book;
 
-async function get(url: string) {
-  const res = await ctx.app.inject({ method: 'GET', url, headers: bearer(ctx.adminToken) });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().data;
-}
-
-async function refresh(month: string) {
-  const res = await ctx.app.inject({ method: 'POST', url: `/api/kpi/refresh?settleMonth=${month}`, headers: bearer(ctx.adminToken) });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().data;
-}
+const get = (url: string) => getData(ctx, url);
+const refresh = (month: string) => refreshKpi(ctx, month);
 
 /** The month's row of an organization, by id. */
 function byOrg(list: Array<Record<string, unknown>>, orgId: number) {
