@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { sharedStringsBomb, xlsxFromXml, type ZipPart } from './zip-builder.js';
 
 /**
  * Multipart requests for the OpenAPI fuzzer (fuzz.ts). The document does not describe multipart
@@ -32,100 +32,18 @@ export interface MultipartFuzzRequest {
 }
 
 const MiB = 1024 * 1024;
-const RELS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
-interface ZipPart {
-  name: string;
-  data: Buffer;
-  deflated?: Buffer;
-  declaredSize?: number;
-}
-
-/** A zip archive (deflate, UTF-8 names) whose central directory declares the sizes given. */
-function zip(parts: readonly ZipPart[]): Buffer {
-  const out: Buffer[] = [];
-  const directory: Buffer[] = [];
-  let offset = 0;
-  for (const part of parts) {
-    const name = Buffer.from(part.name);
-    const body = part.deflated ?? deflateRawSync(part.data);
-    const size = part.declaredSize ?? part.data.length;
-    const crc = crc32(part.data) >>> 0;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x800, 6);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(size >>> 0, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(size >>> 0, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    out.push(local, name, body);
-    directory.push(central, name);
-    offset += 30 + name.length + body.length;
-  }
-  const dir = Buffer.concat(directory);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(dir.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...out, dir, end]);
-}
-
-/** A minimal xlsx: `rows` of inline-string cells (XML written as given), `shared` the sharedStrings part. */
-function xlsx(rowsXml: string, shared?: Partial<ZipPart>): Buffer {
-  return zip([
-    {
-      name: 'xl/workbook.xml',
-      data: Buffer.from(`<workbook xmlns:r="${RELS}"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`),
-    },
-    {
-      name: 'xl/_rels/workbook.xml.rels',
-      data: Buffer.from(
-        `<Relationships><Relationship Id="rId1" Type="${RELS}/worksheet" Target="worksheets/sheet1.xml"/>` +
-          `<Relationship Id="rId2" Type="${RELS}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
-      ),
-    },
-    { name: 'xl/worksheets/sheet1.xml', data: Buffer.from(`<worksheet><sheetData>${rowsXml}</sheetData></worksheet>`) },
-    { name: 'xl/sharedStrings.xml', data: Buffer.from('<sst><si><t>POLICY</t></si><si><t>P-1</t></si></sst>'), ...shared },
-  ]);
-}
+/** A minimal xlsx: `rowsXml` of cells (XML written as given), `shared` overriding the sharedStrings part. */
+const xlsx = (rowsXml: string, shared?: Partial<Omit<ZipPart, 'name'>>): Buffer =>
+  xlsxFromXml(rowsXml, { data: Buffer.from('<sst><si><t>POLICY</t></si><si><t>P-1</t></si></sst>'), ...shared });
 
 const inline = (ref: string, xml: string) => `<c r="${ref}" t="inlineStr"><is><t>${xml}</t></is></c>`;
 const SHEET_OK = `<row r="1"><c r="A1" t="s"><v>0</v></c>${inline('B1', 'PREM')}</row><row r="2"><c r="A2" t="s"><v>1</v></c>${inline('B2', '100')}</row>`;
 
 let bombCache: Buffer | undefined;
-/**
- * Shared strings that inflate to 1 GiB from about a megabyte: one deflated MiB of `<si>` elements
- * (sync-flushed, so the pieces concatenate into one stream) repeated 1,024 times. Declared as
- * 1 KiB in the directory, as a bomb would be.
- */
-function sharedStringsBomb(): Buffer {
-  if (bombCache) return bombCache;
-  const unit = '<si><t>aaaaaaaaaaaaaaaa</t></si>';
-  const block = Buffer.from(unit.repeat(Math.floor(MiB / unit.length)));
-  const flushed = { finishFlush: constants.Z_SYNC_FLUSH };
-  const head = deflateRawSync(Buffer.from('<sst>'), flushed);
-  const piece = deflateRawSync(block, flushed);
-  const tail = deflateRawSync(Buffer.from('</sst>'));
-  bombCache = xlsx(SHEET_OK, {
-    data: Buffer.from('<sst></sst>'),
-    deflated: Buffer.concat([head, ...Array.from({ length: 1024 }, () => piece), tail]),
-    declaredSize: 1024,
-  });
+/** Shared strings that inflate to 1 GiB from about a megabyte, declared as 1 KiB in the directory, as a bomb would be. */
+function xlsxBomb(): Buffer {
+  bombCache ??= xlsx(SHEET_OK, { data: Buffer.from('<sst></sst>'), deflated: sharedStringsBomb(1024).deflated, declaredSize: 1024 });
   return bombCache;
 }
 
@@ -185,7 +103,7 @@ const FILES: Record<string, (n: number, bytes: Uint8Array) => { name: string; co
     content: xlsx(SHEET_OK, { declaredSize: 3_000_000_000 }),
     type: 'application/octet-stream',
   }),
-  'xlsx-bomb-1gib': () => ({ name: 'bomb.xlsx', content: sharedStringsBomb(), type: 'application/octet-stream' }),
+  'xlsx-bomb-1gib': () => ({ name: 'bomb.xlsx', content: xlsxBomb(), type: 'application/octet-stream' }),
   'zip-garbage': (_n, bytes) => ({ name: 'garbage.xlsx', content: Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from(bytes)]), type: 'application/zip' }),
   'ole-xls': (_n, bytes) => ({ name: 'legacy.xls', content: Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.from(bytes)]), type: 'application/vnd.ms-excel' }),
   empty: () => ({ name: 'empty.csv', content: Buffer.alloc(0), type: 'text/csv' }),

@@ -15,6 +15,7 @@ export {
   type WriteOnlyReport,
   type MaskedScanFinding,
 } from './write-only-testing.js';
+export { buildZip, xlsxFromXml, sharedStringsBomb, type ZipPart } from './zip-builder.js';
 export { compareOpenApi, type BreakingChange, type BreakingKind } from './openapi-contract.js';
 export {
   fuzzOpenApi,
