@@ -7,6 +7,7 @@ export { createServiceApp, runService, UPLOAD_LIMIT_BYTES } from './app.js';
 export { action, ACTION_METHODS } from './action.js';
 export { operationIdOf, BEARER_SECURITY } from './openapi.js';
 export { assertCleanText, textFieldErrors, textProblem } from './text-input.js';
+export { isSystemError, malformedForm, unlessCutOff } from './multipart-body.js';
 export type { ServiceApp, CreateServiceAppOptions, RunServiceOptions } from './app.js';
 export { createLogger, REDACT_PATHS, type LoggerOptions } from './logger.js';
 export {

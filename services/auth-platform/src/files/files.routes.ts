@@ -1,13 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type {} from '@fastify/multipart';
 import { z } from 'zod';
-import { AppError, contentDisposition, envelope, invalid, ok, perm, readSystemConfig, registerResource, textProblem, zId, type ServiceApp } from '@csp/service-kit';
+import {
+  AppError,
+  contentDisposition,
+  envelope,
+  invalid,
+  isSystemError,
+  malformedForm,
+  ok,
+  perm,
+  readSystemConfig,
+  registerResource,
+  textProblem,
+  unlessCutOff,
+  zId,
+  type ServiceApp,
+} from '@csp/service-kit';
 import { actorId } from '../common/request.js';
 import { findRow } from '../common/resource-rows.js';
 import { FileRepository } from './files.repository.js';
 import { FILE_MENU as MENU, fileResource, groupIdQuery } from './files.resource.js';
 import { cleanOriginalName, FileStorage } from './storage.js';
-import { isSystemError, malformedForm, unlessCutOff } from './upload-body.js';
 
 const tags = fileResource.tags;
 const params = z.object({ id: zId });

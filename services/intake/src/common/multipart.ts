@@ -1,6 +1,6 @@
 import type {} from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { AppError, assertCleanText, invalid, textProblem } from '@csp/service-kit';
+import { AppError, assertCleanText, invalid, isSystemError, malformedForm, textProblem, unlessCutOff } from '@csp/service-kit';
 import { spoolToTemp, type SpooledFile } from '../parsing/spool.js';
 
 /** Spec 8: the files service limit; uploads to intake follow it. */
@@ -16,49 +16,6 @@ export interface MultipartUpload {
 export function cleanFileName(name: string): string {
   const last = name.replace(/\\/g, '/').split('/').pop()?.trim() ?? '';
   return (last || 'upload').slice(0, 255);
-}
-
-/** A file-system failure (ENOSPC, EACCES, ...), as opposed to a malformed request body. */
-function isSystemError(err: unknown): boolean {
-  return typeof (err as { syscall?: unknown } | null)?.syscall === 'string';
-}
-
-/** A form the multipart parser gave up on (no boundary, cut off, too many parts): E411 on `file`. */
-function malformed(err: unknown): AppError {
-  const reason = err instanceof Error ? err.message : String(err);
-  return invalid('file', `the multipart/form-data body is malformed or incomplete (${reason.slice(0, 200)})`);
-}
-
-/**
- * How long the parser may take to produce the next part, or the spool to finish the file, once the
- * whole body has arrived (with backpressure at most a buffer's worth is left by then).
- */
-const AFTER_END_GRACE_MS = 2000;
-
-/**
- * `step`, or a failure when the request has ended and `step` still has not settled a moment later:
- * a body cut inside a part's headers leaves the plugin's part iterator waiting forever.
- */
-async function unlessCutOff<T>(request: FastifyRequest, step: Promise<T>, onCutOff?: () => void): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  let onEnd: (() => void) | undefined;
-  const cutOff = new Promise<never>((_, reject) => {
-    const arm = () => {
-      timer = setTimeout(() => {
-        onCutOff?.();
-        reject(new Error('the request ended inside a part'));
-      }, AFTER_END_GRACE_MS);
-    };
-    if (request.raw.readableEnded) arm();
-    else request.raw.once('end', (onEnd = arm));
-  });
-  cutOff.catch(() => undefined);
-  try {
-    return await Promise.race([step, cutOff]);
-  } finally {
-    if (timer) clearTimeout(timer);
-    if (onEnd) request.raw.off('end', onEnd);
-  }
 }
 
 /**
@@ -90,7 +47,7 @@ export async function receiveMultipart(request: FastifyRequest): Promise<Multipa
           spooled = await unlessCutOff(request, spooling, () => part.file.destroy(new Error('the request ended inside the file')));
         } catch (err) {
           // a body that ends mid-file is the client's; a disk that fails is ours
-          if (!isSystemError(err)) throw malformed(err);
+          if (!isSystemError(err)) throw malformedForm(err);
           request.log.error({ err }, 'spooling an upload failed');
           throw new AppError('FILE_UPLOAD_FAIL');
         }
@@ -107,7 +64,7 @@ export async function receiveMultipart(request: FastifyRequest): Promise<Multipa
     void parts.return?.(undefined)?.catch(() => undefined);
     await file?.remove();
     if (err instanceof AppError || isSystemError(err)) throw err;
-    throw malformed(err);
+    throw malformedForm(err);
   }
   if (!file) throw invalid('file', 'is required');
   if (file.size === 0) {
