@@ -1,7 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '@csp/db';
-import { maskAccountNo, maskEmail, maskName, maskPhone, maskResidentNo } from './masking.js';
 import {
   columnOf,
   exprOf,
@@ -13,10 +12,9 @@ import {
   storeValue,
   type FieldSpec,
   type FieldTable,
-  type MaskKind,
 } from './fields.js';
 import { invalid } from './errors.js';
-import { writeOnlyColumns, writeOnlyFieldsOf, writeOnlyValue } from './write-only.js';
+import { MASKS, UNREADABLE_MASK, writeOnlyColumns, writeOnlyFieldsOf, writeOnlyValue } from './write-only.js';
 import { listQuery } from './schemas.js';
 import { escapeLike } from './text.js';
 import { moneyColumn, rateColumn, type SpreadsheetColumn } from './spreadsheet.js';
@@ -26,18 +24,7 @@ import type { AnyDb, AnyQuery, AnyRow, Resource, ResourceContext, ResourceDeclar
 import type { FieldCipher } from './crypto.js';
 import type { AuthUser } from './auth.js';
 
-const MASKS: Record<MaskKind, (v: string) => string> = {
-  name: maskName,
-  phone: maskPhone,
-  residentNo: maskResidentNo,
-  accountNo: maskAccountNo,
-  email: maskEmail,
-};
-
 type Entry = [key: string, spec: FieldSpec];
-
-/** What a masked field shows when its stored ciphertext does not decrypt. */
-const UNREADABLE = '********';
 
 /** Compiles a field-table declaration into the routes' view of a resource. */
 export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<F>): Resource {
@@ -211,7 +198,7 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
         } catch (err) {
           // A masked value that does not decrypt is never shown, not even masked.
           if (!s.masked) throw err;
-          resp[k] = UNREADABLE;
+          resp[k] = UNREADABLE_MASK;
           continue;
         }
       }
