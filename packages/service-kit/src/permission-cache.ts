@@ -132,7 +132,6 @@ export async function createPermissions(options: PermissionCacheOptions): Promis
       assertActive(rows[0]?.status);
       if (!rows[0]!.granted) throw new AppError('FORBIDDEN', `No ${perm} permission on ${menu}`);
       remember(key);
-      remember(`${userId}|*`);
     },
     async requireActive(userId) {
       await permissions.currentUser(userId);
