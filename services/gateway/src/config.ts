@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { opsEnvShape } from '@csp/service-kit/ops';
 import { SERVICE_NAMES, type ServiceName } from './route-table.js';
 
 /** Environment variable holding each upstream's base URL, and its local default (DECISIONS.md ports). */
@@ -31,9 +32,8 @@ const envSchema = z.object({
   BATCH_PREFIX: z.string().min(1).max(50).optional(),
   /** Lifetime of the /ops session cookie (queue dashboard). */
   OPS_SESSION_TTL_SECONDS: positiveInt(900),
-  /** Ops port of GET /metrics (Prometheus); unset = no metrics listener. Never the public port. */
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  METRICS_HOST: z.string().min(1).default('0.0.0.0'),
+  /** Ops port of GET /metrics (Prometheus), never the public port; the same settings as every process. */
+  ...opsEnvShape,
   ...Object.fromEntries(SERVICE_NAMES.map((s) => [UPSTREAM_ENV[s].env, z.url().default(UPSTREAM_ENV[s].defaultUrl)])),
 });
 
