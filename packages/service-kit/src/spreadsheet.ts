@@ -167,23 +167,27 @@ async function writeParts<R>(
     const more = sheetSource.write(chunk.take());
     if (!more) await eventOrClosed(sheetSource, 'drain', out);
   };
+  /** Adds one row; true when the chunk must go out or the event loop is due (kept synchronous: no await per row). */
+  const added = (row: R): boolean => {
+    chunk.add(sheet.row(row));
+    count += 1;
+    return chunk.full || count % YIELD_EVERY_ROWS === 0;
+  };
+  const pause = async (): Promise<void> => {
+    if (chunk.full) await flush();
+    if (count % YIELD_EVERY_ROWS === 0) await yieldToEventLoop();
+  };
   if ('batches' in options) {
     outer: for await (const batch of options.batches) {
       for (const row of batch) {
         if (out.destroyed) break outer;
-        chunk.add(sheet.row(row));
-        count += 1;
-        if (chunk.full) await flush();
-        if (count % YIELD_EVERY_ROWS === 0) await yieldToEventLoop();
+        if (added(row)) await pause();
       }
     }
   } else {
     for await (const row of options.rows) {
       if (out.destroyed) break;
-      chunk.add(sheet.row(row));
-      count += 1;
-      if (chunk.full) await flush();
-      if (count % YIELD_EVERY_ROWS === 0) await yieldToEventLoop();
+      if (added(row)) await pause();
     }
   }
   if (out.destroyed) return { count, completed: false };
