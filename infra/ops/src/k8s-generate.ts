@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { STEP_CATALOG, STEP_NAMES, type StepName } from '@csp/batch';
+import { UPSTREAM_ENV } from '@csp/gateway/config';
 import { stringify } from 'yaml';
 
 /**
@@ -44,7 +45,7 @@ function serviceEnv(service: Service): object[] {
       { name: 'PORT', value: String(SERVICES.gateway) },
       ...Object.entries(SERVICES)
         .filter(([s]) => s !== 'gateway')
-        .map(([s, port]) => ({ name: `${s.replace(/-/g, '_').toUpperCase()}_URL`, value: `http://${s}:${port}` })),
+        .map(([s, port]) => ({ name: UPSTREAM_ENV[s as keyof typeof UPSTREAM_ENV].env, value: `http://${s}:${port}` })),
       ...otelEnv,
     ];
   }
