@@ -29,6 +29,8 @@ export const agentResource = defineResource({
   dateFilter: 'joinDate',
   create: false,
   update: false,
+  // the hand-written update is a PATCH: absent fields keep their value (agentUpdateReq, toUpdate)
+  partialUpdate: true,
   delete: false,
   export: 'EXPORT',
   filters: filters({

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { Insertable, Transaction } from 'kysely';
 import { z } from 'zod';
-import { agentFields } from '@csp/field-tables';
-import { AppError, invalid, today, writeOnlyColumns, writeOnlyValue, zDate, zId, type FieldCipher } from '@csp/service-kit';
-import { TAX_TYPES, VAT_TYPES, type Db } from '@csp/db';
+import { AppError, invalid, today, zDate, zId, type FieldCipher, type ResourceContext } from '@csp/service-kit';
+import type { Database, Db } from '@csp/db';
 import { gradeById, insertHistory, lockAgent, orgById } from './agents.repository.js';
 import { agentResource } from './agents.resource.js';
 
@@ -14,13 +14,11 @@ export type AgentSave = Body<
   'agentName' | 'orgId' | 'gradeId' | 'taxType' | 'vatType',
   'licenseNo' | 'phone' | 'email' | 'bankCode' | 'residentNo' | 'accountNo' | 'joinDate' | 'businessNo'
 >;
-/** The parsed body of agentResource.schemas.update: a PATCH (absent = unchanged), see the kit README. */
+/** The parsed body of agentUpdateReq: a PATCH (absent = unchanged), see the kit README. */
 export type AgentUpdate = Omit<AgentSave, 'taxType' | 'vatType'> & Partial<Pick<AgentSave, 'taxType' | 'vatType'>>;
-/** The update body: the resource's update schema without the save defaults (absent = unchanged). */
-export const agentUpdateReq = agentResource.schemas.update.extend({
-  taxType: z.enum(TAX_TYPES).optional(),
-  vatType: z.enum(VAT_TYPES).optional(),
-});
+const { agentName, orgId, gradeId } = agentResource.schemas.save.shape;
+/** The update body: the resource's PATCH body (partialUpdate) with name, organization and grade still required. */
+export const agentUpdateReq = agentResource.schemas.update.extend({ agentName, orgId, gradeId });
 
 const reason = z.string().trim().max(500).nullable().optional();
 
@@ -41,23 +39,12 @@ export interface AgentWriteContext {
   userId: number | null;
   log: FastifyBaseLogger;
   /** The write request (its write-only inputs were set aside by the kit's writeOnlyGuard). */
-  request?: FastifyRequest;
+  request: FastifyRequest;
 }
 
-/** A write-only value of a new agent (kit rule: a masked-looking value is E411); '' and null store nothing. */
-function created(field: string, value: string | null | undefined): string | null {
-  return writeOnlyValue({ field, optional: true }, value, 'create') ?? null;
-}
-
-/** Ciphertext of a new agent's encrypted field, or null. */
-function sealed(cipher: FieldCipher, field: string, plain: string | null | undefined): string | null {
-  const value = created(field, plain);
-  return value === null ? null : cipher.encrypt(value);
-}
-
-/** The given (not undefined) entries: an update writes only what the body carries. */
-function given<T extends Record<string, unknown>>(values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+/** What the resource's `toInsert/toUpdate` need inside the write's transaction. */
+function resourceContext(ctx: AgentWriteContext, trx: Transaction<Database>): ResourceContext {
+  return { user: ctx.request.user, userId: ctx.userId, request: ctx.request, cipher: ctx.cipher, trx };
 }
 
 /** The organization and grade an agent is assigned to must exist and be active; returns the grade. */
@@ -80,21 +67,6 @@ function warnMissingBusinessNo(log: FastifyBaseLogger, agentId: number, agent: {
   }
 }
 
-/** The plain columns a create sets (the write-only ones: createAgent). */
-function savedColumns(body: AgentSave) {
-  return {
-    org_id: body.orgId,
-    grade_id: body.gradeId,
-    agent_name: body.agentName,
-    license_no: body.licenseNo ?? null,
-    bank_code: body.bankCode ?? null,
-    join_date: body.joinDate ?? null,
-    tax_type: body.taxType,
-    business_no: body.businessNo ?? null,
-    vat_type: body.vatType,
-  };
-}
-
 /** A new ACTIVE agent and its JOIN history row (dated the join date, else today). */
 export async function createAgent(ctx: AgentWriteContext, body: AgentSave) {
   const result = await ctx.db.transaction().execute(async (trx) => {
@@ -102,11 +74,8 @@ export async function createAgent(ctx: AgentWriteContext, body: AgentSave) {
     const agent = await trx
       .insertInto('agent')
       .values({
-        ...savedColumns(body),
-        resident_no: sealed(ctx.cipher, 'residentNo', body.residentNo),
-        account_no: sealed(ctx.cipher, 'accountNo', body.accountNo),
-        phone: created('phone', body.phone),
-        email: created('email', body.email),
+        // the saved fields, write-only ones by the kit's rule (a masked-looking value is E411, '' stores nothing)
+        ...((await agentResource.toInsert(body, resourceContext(ctx, trx))) as Insertable<Database['agent']>),
         status: 'ACTIVE',
         created_by: ctx.userId,
         updated_by: ctx.userId,
@@ -141,18 +110,8 @@ export async function updateAgent(ctx: AgentWriteContext, agentId: number, body:
     const after = await trx
       .updateTable('agent')
       .set({
-        org_id: body.orgId,
-        grade_id: body.gradeId,
-        agent_name: body.agentName,
-        ...given({
-          license_no: body.licenseNo,
-          bank_code: body.bankCode,
-          join_date: body.joinDate,
-          tax_type: body.taxType,
-          business_no: body.businessNo,
-          vat_type: body.vatType,
-        }),
-        ...writeOnlyColumns(agentFields, ctx.request, body, before, ctx.cipher),
+        // the given fields only (partialUpdate), write-only ones by the kit's rule
+        ...(await agentResource.toUpdate(body, resourceContext(ctx, trx), before)),
         version: before.version + 1,
         updated_at: new Date(),
         updated_by: ctx.userId,
