@@ -21,6 +21,17 @@ const FULL = {
   businessNo: '123-45-67890',
   vatType: 'TAXABLE',
 };
+/** FULL's columns as `stored` reads them back (decrypted). */
+const STORED = {
+  phone: '010-5555-7049',
+  email: 'kim@example.com',
+  residentNo: '880202-2345678',
+  accountNo: '123-456-789012',
+  bankCode: '004',
+  joinDate: '2024-02-01',
+  licenseNo: 'LIC-W1',
+  businessNo: '123-45-67890',
+};
 const PERSONAL = ['phone', 'email', 'residentNo', 'accountNo'] as const;
 
 async function stored(id: number) {
@@ -70,16 +81,7 @@ describe('masked and encrypted agent fields are write-only', () => {
     // what the old form sent: the masked texts it showed, null for the fields it could not show
     const res = await a.put(`/api/agents/${id}`, { ...detail, email: null, residentNo: null });
     expect(res.body).toMatchObject({ success: true, code: '0000' });
-    expect(await stored(id)).toEqual({
-      phone: '010-5555-7049',
-      email: 'kim@example.com',
-      residentNo: '880202-2345678',
-      accountNo: '123-456-789012',
-      bankCode: '004',
-      joinDate: '2024-02-01',
-      licenseNo: 'LIC-W1',
-      businessNo: '123-45-67890',
-    });
+    expect(await stored(id)).toEqual(STORED);
   });
 
   it('an update that leaves fields out keeps them (bankCode, joinDate and the personal fields)', async () => {
@@ -103,16 +105,7 @@ describe('masked and encrypted agent fields are write-only', () => {
     const detail = (await a.get(`/api/agents/${id}`)).body.data;
     const res = await a.put(`/api/agents/${id}`, { ...detail, phone: '010-7777-1234' });
     expect(res.body).toMatchObject({ success: true, code: '0000' });
-    expect(await stored(id)).toEqual({
-      phone: '010-7777-1234',
-      email: 'kim@example.com',
-      residentNo: '880202-2345678',
-      accountNo: '123-456-789012',
-      bankCode: '004',
-      joinDate: '2024-02-01',
-      licenseNo: 'LIC-W1',
-      businessNo: '123-45-67890',
-    });
+    expect(await stored(id)).toEqual({ ...STORED, phone: '010-7777-1234' });
   });
 
   it('a masked-looking value that is not the shown one is E411 on that field, on update and on create', async () => {
