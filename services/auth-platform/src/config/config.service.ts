@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { invalid, notFound, type ServiceApp } from '@csp/service-kit';
+import { invalid, notFound, zDate, type ServiceApp } from '@csp/service-kit';
+import { findLine } from '../approvals/approvals.repository.js';
 import { findRow } from '../common/resource-rows.js';
 import { configResource } from './config.resource.js';
 
@@ -12,13 +13,12 @@ const DECIMAL_KEYS = /^TAX_RATE|(_RATE|_THRESHOLD|_AMOUNT)$/;
 const PERCENT_KEYS = /^RETENTION_ALERT_/;
 /** Keys naming an approval line (checked against approval_line in `update`). */
 export const APPROVAL_LINE_KEYS = /_APPROVAL_LINE$/;
-const ISO_DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
 /** The reason a value is refused for the key, or undefined when it fits. */
 export function configValueViolation(key: string, value: string): string | undefined {
   if (key === 'BANK_CLOSED_DAYS') {
     if (value === '') return undefined;
-    const bad = value.split(',').map((d) => d.trim()).find((d) => !ISO_DAY.test(d) || Number.isNaN(Date.parse(`${d}T00:00:00Z`)) || new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) !== d);
+    const bad = value.split(',').map((d) => d.trim()).find((d) => !zDate.safeParse(d).success);
     return bad === undefined ? undefined : `must be dates YYYY-MM-DD separated by commas (${bad.slice(0, 20)} is not one)`;
   }
   if (key === 'TRAINING_HOURS_REQUIRED') {
@@ -65,8 +65,7 @@ export class ConfigService {
     const violation = configValueViolation(key, trimmed);
     if (violation) throw invalid('value', violation);
     if (APPROVAL_LINE_KEYS.test(key)) {
-      const line = await this.app.db.selectFrom('approval_line').select('line_code').where('line_code', '=', trimmed).executeTakeFirst();
-      if (!line) throw invalid('value', `approval line ${trimmed} does not exist`);
+      if (!(await findLine(this.app.db, trimmed))) throw invalid('value', `approval line ${trimmed} does not exist`);
     }
     const stored = encrypted && trimmed !== '' ? this.app.cipher.encrypt(trimmed) : trimmed;
     await this.app.db
