@@ -1,3 +1,5 @@
+import type { CODE_TONES } from '@csp/db';
+
 /** The few Redis commands the cache needs (ioredis satisfies it). */
 export interface CacheRedis {
   hget(key: string, field: string): Promise<string | null>;
@@ -18,7 +20,7 @@ export interface CodeItem {
   refCode: string | null;
   sortOrder: number;
   /** The colour of a tag showing the code (V110). */
-  tone: 'good' | 'busy' | 'warn' | 'bad' | 'plain';
+  tone: (typeof CODE_TONES)[number];
 }
 
 /**
