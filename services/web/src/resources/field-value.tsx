@@ -11,11 +11,6 @@ export function isNumericKind(kind: string): boolean {
   return NUMERIC.has(kind);
 }
 
-/** Money as the server sent it (a decimal string), grouped for reading; never through a JS number. */
-export function formatDecimal(text: string): string {
-  return formatMoney(text);
-}
-
 /** A code drawn as one tag named in the user's language (common code name, else the catalog's words). */
 function CodeValue({ group, code }: { group: string | null | undefined; code: string }) {
   const codes = useCodeOptions(group);
@@ -43,6 +38,22 @@ export function FieldValue({ field, value, row }: { field: FieldMeta; value: unk
     return <CodeNameValue group={field.codeGroup} code={String(twinCode)} name={String(value)} />;
   }
   switch (kind) {
+    case 'enum':
+    case 'code':
+    case 'status':
+      return <CodeValue group={field.codeGroup} code={String(value)} />;
+    case 'ref': {
+      const shown = field.ref?.displayField ? row?.[field.ref.displayField] : undefined;
+      return shown == null || shown === '' ? String(value) : String(shown);
+    }
+    default:
+      return kindValue(kind, value, t);
+  }
+}
+
+/** A (non-empty) value as its kind reads: money, rate, month, date, time, yes/no, JSON, else as text. */
+export function kindValue(kind: string, value: unknown, t: (key: 'common.yes' | 'common.no') => string): ReactNode {
+  switch (kind) {
     case 'bool':
       return value ? t('common.yes') : t('common.no');
     case 'money':
@@ -53,14 +64,6 @@ export function FieldValue({ field, value, row }: { field: FieldMeta; value: unk
       return formatMonth(String(value));
     case 'date':
       return formatDate(String(value));
-    case 'enum':
-    case 'code':
-    case 'status':
-      return <CodeValue group={field.codeGroup} code={String(value)} />;
-    case 'ref': {
-      const shown = field.ref?.displayField ? row?.[field.ref.displayField] : undefined;
-      return shown == null || shown === '' ? String(value) : String(shown);
-    }
     case 'timestamp':
     case 'createdAt':
     case 'updatedAt':

@@ -25,7 +25,8 @@ export function MaskedInput({
   disabled?: boolean;
 }) {
   const { t } = useI18n();
-  const [open, setOpen] = useState(shown === null || shown === undefined || shown === '');
+  const hasShown = shown !== null && shown !== undefined && shown !== '';
+  const [open, setOpen] = useState(!hasShown);
   if (!open) {
     return (
       <Space className="masked-field" data-field={field.key}>
@@ -44,14 +45,14 @@ export function MaskedInput({
       <Input
         id={id}
         value={typed}
-        autoFocus={shown !== null && shown !== undefined && shown !== ''}
+        autoFocus={hasShown}
         disabled={disabled}
         placeholder={t('masked.placeholder')}
         type={field.kind === 'email' ? 'email' : 'text'}
         autoComplete="off"
         onChange={(e) => onChange?.(e.target.value)}
       />
-      {shown !== null && shown !== undefined && shown !== '' && (
+      {hasShown && (
         <Button
           onClick={() => {
             onChange?.(undefined);

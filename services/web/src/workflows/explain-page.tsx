@@ -4,9 +4,10 @@ import { useNavigate, useParams } from 'react-router';
 import { api } from '../api/client.js';
 import { unwrap } from '../api/envelope.js';
 import { useI18n } from '../i18n/i18n.js';
-import { formatCount, formatMoney, formatMonth, formatRate, formatTimestamp } from '../shared/format.js';
+import { formatCount, formatMoney, formatMonth, formatRate } from '../shared/format.js';
 import { StatusTag } from '../shared/status-tag.js';
 import { ErrorNotice } from '../resources/error-notice.js';
+import { kindValue } from '../resources/field-value.js';
 import { Loading } from '../shell/app-layout.js';
 import { lineColumns, SECTION_TITLES, TOTAL_TITLES, type LineKind } from './explain-columns.js';
 import type { SettleExplain } from './settle-api.js';
@@ -32,16 +33,6 @@ export default function ExplainPage() {
   const cell = (kind: LineKind, key: string, value: unknown, row: Line) => {
     if (value === null || value === undefined || value === '') return '-';
     switch (kind) {
-      case 'money':
-        return <span className="money">{formatMoney(String(value))}</span>;
-      case 'rate':
-        return formatRate(String(value));
-      case 'month':
-        return formatMonth(String(value));
-      case 'timestamp':
-        return formatTimestamp(String(value));
-      case 'bool':
-        return value ? t('common.yes') : t('common.no');
       case 'status':
         return <StatusTag status={String(value)} />;
       case 'count':
@@ -49,7 +40,7 @@ export default function ExplainPage() {
           ? t('explain.installmentOf', { seq: String(value), total: String(row.installmentTotal) })
           : formatCount(value as number);
       default:
-        return typeof value === 'object' ? JSON.stringify(value) : String(value);
+        return kindValue(kind, value, t);
     }
   };
 

@@ -6,8 +6,7 @@ import { api, downloadFile } from '../api/client.js';
 import { ApiError, unwrap } from '../api/envelope.js';
 import type { paths } from '../api/schema';
 import { useI18n } from '../i18n/i18n.js';
-import { formatDecimal } from '../resources/field-value.js';
-import { formatDate } from '../shared/format.js';
+import { formatDate, formatMoney } from '../shared/format.js';
 import { MonthInput, monthPattern } from '../shared/month-input.js';
 import ResourcePage from '../resources/resource-page.js';
 import { useGrant } from '../shell/menus.js';
@@ -43,7 +42,7 @@ function PaymentSteps() {
           return { ok: true, text: t('pay.taxed', { count: unwrap<{ calculated: number }>(await api.POST('/api/payments/calculate-taxes', query)).calculated }) };
         case 'deductions': {
           const d = unwrap<{ payments: number; deductions: number; deductionSum: string }>(await api.POST('/api/payments/apply-deductions', query));
-          return { ok: true, text: t('pay.deducted', { deductions: d.deductions, sum: formatDecimal(d.deductionSum), payments: d.payments }) };
+          return { ok: true, text: t('pay.deducted', { deductions: d.deductions, sum: formatMoney(d.deductionSum), payments: d.payments }) };
         }
         case 'transfer': {
           const f = unwrap<TransferFile>(await api.POST('/api/payments/transfer-file', { body: { settleMonth: month, bankFormat: format } }));
@@ -115,7 +114,7 @@ function PaymentSteps() {
             { key: 'file', label: t('pay.file'), children: <Button type="link" onClick={() => void download()}>{file.fileName}</Button> },
             { key: 'date', label: t('pay.transferDate'), children: formatDate(file.transferDate) },
             { key: 'count', label: t('pay.count'), children: file.count },
-            { key: 'total', label: t('pay.total'), children: formatDecimal(file.totalAmount) },
+            { key: 'total', label: t('pay.total'), children: formatMoney(file.totalAmount) },
           ]}
         />
       )}

@@ -9,8 +9,7 @@ import { authFetch } from '../api/session.js';
 import { useI18n } from '../i18n/i18n.js';
 import { StatusTag } from '../shared/status-tag.js';
 import { ErrorNotice } from '../resources/error-notice.js';
-import { formatDecimal } from '../resources/field-value.js';
-import { formatMonth } from '../shared/format.js';
+import { formatMoney, formatMonth } from '../shared/format.js';
 import { MonthInput, monthPattern } from '../shared/month-input.js';
 import ResourcePage from '../resources/resource-page.js';
 import { useGrant } from '../shell/menus.js';
@@ -169,7 +168,7 @@ function ReceivePanel() {
             { key: 'rows', dataIndex: 'rowCount', title: t('receive.rows'), align: 'right' },
             { key: 'ok', dataIndex: 'okCount', title: t('receive.parsed'), align: 'right' },
             { key: 'errors', dataIndex: 'openErrorCount', title: t('receive.openErrors'), align: 'right' },
-            { key: 'amount', dataIndex: 'reportedAmount', title: t('receive.reported'), align: 'right', render: (v: string) => formatDecimal(v) },
+            { key: 'amount', dataIndex: 'reportedAmount', title: t('receive.reported'), align: 'right', render: (v: string) => formatMoney(v) },
             { key: 'recon', dataIndex: 'reconStatus', title: t('receive.recon'), render: (v: string | null) => (v ? <StatusTag status={v} /> : '-') },
             {
               key: 'process',

@@ -1,23 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from '@playwright/test';
+import { KNOWN_PATHS } from '../../src/shell/known-paths.js';
 import { chooseLanguage, expect, platform, seriousViolations, serveMetadata, test } from './fixtures.js';
 
 /** Spec 4.6 routes (= menu_path of docs/menus-and-routing.md), the succession page included. */
-const ROUTES = [
-  'org/tree', 'org/agents', 'companies', 'products', 'contracts', 'contracts/successions', 'contracts/endorsements',
-  'contracts/complaints', 'rules/commission', 'rules/payout', 'rules/override', 'rules/chargeback', 'rules/exceptions',
-  'rules/regulatory', 'rules/installment-ratios', 'rules/installment-plans', 'rules/chargeback-grades', 'receive/data',
-  'receive/mapping', 'ledger/recruit', 'ledger/maintain', 'ledger/exception', 'settle', 'settle/batch', 'settle/deductions',
-  'settle/period-close', 'settle/corrections', 'settle/tax-invoices', 'settle/disputes', 'settle/incentives', 'payments',
-  'payments/withdraw', 'payments/statements', 'report/performance', 'report/org', 'report/chargeback-risk', 'kpi/monthly',
-  'kpi/org', 'kpi/retention', 'kpi/cumulative', 'commission/annual-income', 'commission/accounting-journal',
-  'commission/withholding-tax', 'commission/vat-report', 'commission/type', 'commission/master', 'commission/collection',
-  'commission/renewal', 'commission/reinstatement', 'commission/persistency', 'commission/override-ledger',
-  'agent/contracts', 'agent/licenses', 'agent/trainings', 'system/approvals', 'system/notices', 'system/users',
-  'system/roles', 'system/menus', 'system/codes', 'system/config', 'system/logs', 'system/upload-templates',
-  'system/data-domains', 'system/data-dictionary', 'system/external-call-log',
-] as const;
+const ROUTES = KNOWN_PATHS;
 
 const SHOTS = fileURLToPath(new URL('../../test-results/routes/', import.meta.url));
 // One signed-in page for the whole sweep: the browser keeps the (immutable, hashed) assets cached.

@@ -7,7 +7,7 @@ import { api } from '../../api/client.js';
 import { ApiError, unwrap } from '../../api/envelope.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { ErrorNotice } from '../../resources/error-notice.js';
-import { formatDecimal } from '../../resources/field-value.js';
+import { formatMoney } from '../../shared/format.js';
 import { PageTitle } from '../../resources/resource-page.js';
 import { StatusTag } from '../../shared/status-tag.js';
 import { useCurrentPage, useGrant } from '../../shell/menus.js';
@@ -54,8 +54,8 @@ function PreviewTable({ result }: { result: TestParseResult }) {
     { key: 'policy', title: t('mapping.policyNo'), render: (_: unknown, r) => r.mapped?.policyNo ?? '-' },
     { key: 'agent', title: t('org.agentId'), render: (_: unknown, r) => r.mapped?.agentId ?? '-' },
     { key: 'year', title: t('mapping.commissionYear'), render: (_: unknown, r) => r.mapped?.commissionYear ?? '-' },
-    { key: 'premium', title: t('mapping.premium'), align: 'right', render: (_: unknown, r) => (r.mapped?.reportedPremium ? formatDecimal(r.mapped.reportedPremium) : '-') },
-    { key: 'amount', title: t('mapping.companyAmount'), align: 'right', render: (_: unknown, r) => (r.mapped?.reportedCompanyAmount ? formatDecimal(r.mapped.reportedCompanyAmount) : '-') },
+    { key: 'premium', title: t('mapping.premium'), align: 'right', render: (_: unknown, r) => (r.mapped?.reportedPremium ? formatMoney(r.mapped.reportedPremium) : '-') },
+    { key: 'amount', title: t('mapping.companyAmount'), align: 'right', render: (_: unknown, r) => (r.mapped?.reportedCompanyAmount ? formatMoney(r.mapped.reportedCompanyAmount) : '-') },
     { key: 'error', title: t('intake.message'), render: (_: unknown, r) => (r.error ? `${r.error.errorType}: ${r.error.message}` : '') },
   ];
   return <Table<Row> className="parse-preview" rowKey="rowNumber" size="small" columns={columns} dataSource={result.rows} pagination={{ pageSize: 20 }} />;
