@@ -31,6 +31,8 @@ interface I18n {
   menuName(code: string, serverName: string): string;
   /** A status or code value in words (`HOLD` -> 보류); the value itself when the catalog has no words for it. */
   statusName(code: string): string;
+  /** A seeded role in words (`SUPER_ADMIN` -> 최고 관리자); a role created later keeps its code. */
+  roleName(code: string): string;
 }
 
 const Ctx = createContext<I18n | null>(null);
@@ -57,6 +59,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
       },
       menuName: (code, serverName) => (lang === 'ko' ? (koMenuNames[code] ?? serverName) : serverName),
       statusName: (code) => lookup(lang, `status.${code}`) ?? code,
+      roleName: (code) => lookup(lang, `role.${code}`) ?? code,
     };
   }, [lang, setLang]);
   document.documentElement.lang = lang;

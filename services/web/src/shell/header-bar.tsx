@@ -73,13 +73,13 @@ function Notifications() {
 }
 
 export function HeaderBar() {
-  const { t, lang, setLang } = useI18n();
+  const { t, lang, setLang, roleName } = useI18n();
   const { user, logout } = useAuth();
   const navigate = useNavigate();
   const [passwordOpen, setPasswordOpen] = useState(false);
 
   const items = [
-    { key: 'roles', disabled: true, label: `${t('shell.roles')}: ${user?.roleCodes.join(', ') ?? ''}` },
+    { key: 'roles', disabled: true, label: `${t('shell.roles')}: ${user?.roleCodes.map(roleName).join(', ') ?? ''}` },
     { type: 'divider' as const },
     { key: 'password', label: t('shell.password') },
     { key: 'logout', label: t('shell.logout') },
@@ -108,10 +108,10 @@ export function HeaderBar() {
         />
         <Dropdown menu={{ items, onClick }} trigger={['click']}>
           <Button type="text">
-            <UserOutlined /> {user?.userName ?? '…'}
+            <UserOutlined /> <span className="user-name">{user?.userName ?? '…'}</span>
             {user?.roleCodes.map((r) => (
               <Tag key={r} className="role-tag">
-                {r}
+                {roleName(r)}
               </Tag>
             ))}
             <DownOutlined />

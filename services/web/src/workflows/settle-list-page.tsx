@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Select, Space, Statistic, Table, Typography, type TableProps } from 'antd';
+import { App, Button, Card, Form, Grid, Input, Select, Space, Statistic, Table, Typography, type TableProps } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client.js';
@@ -8,8 +8,7 @@ import { useI18n } from '../i18n/i18n.js';
 import { StatusTag } from '../shared/status-tag.js';
 import { MeasureSafe } from '../shared/measure-safe.js';
 import { ErrorNotice } from '../resources/error-notice.js';
-import { formatDecimal } from '../resources/field-value.js';
-import { formatMonth } from '../shared/format.js';
+import { formatMoney, formatMonth } from '../shared/format.js';
 import { MonthInput, monthPattern } from '../shared/month-input.js';
 import { PageTitle } from '../resources/resource-page.js';
 import { PAGE_SIZES, useListState } from '../resources/url-state.js';
@@ -36,7 +35,7 @@ function money(key: keyof SettleRow, title: string): NonNullable<TableProps<Sett
     title: `${title} (원)`,
     align: 'right',
     sorter: SORTABLE.has(key),
-    render: (v: string) => <span className="money">{formatDecimal(v)}</span>,
+    render: (v: string) => <span className="money">{formatMoney(v)}</span>,
   };
 }
 
@@ -59,15 +58,15 @@ function Summary({ month }: { month: string }) {
     <Card size="small" title={<h2 className="card-title">{`${t('settle.summary')} ${formatMonth(month)}`}</h2>} className="list-toolbar">
       <Space size="large" wrap>
         <Statistic title={t('common.rows')} value={s.count} />
-        <Statistic title={won('settle.recruit')} value={formatDecimal(s.totals.recruit)} />
-        <Statistic title={won('settle.maintain')} value={formatDecimal(s.totals.maintain)} />
-        <Statistic title={won('settle.override')} value={formatDecimal(s.totals.override)} />
-        <Statistic title={won('settle.exceptionPlus')} value={formatDecimal(s.totals.exceptionPlus)} />
-        <Statistic title={won('settle.exceptionMinus')} value={formatDecimal(s.totals.exceptionMinus)} />
-        <Statistic title={won('settle.chargeback')} value={formatDecimal(s.totals.chargeback)} />
-        <Statistic title={won('settle.gross')} value={formatDecimal(s.totals.gross)} />
-        <Statistic title={won('settle.tax')} value={formatDecimal(s.totals.tax)} />
-        <Statistic title={won('settle.net')} value={formatDecimal(s.totals.net)} />
+        <Statistic title={won('settle.recruit')} value={formatMoney(s.totals.recruit)} />
+        <Statistic title={won('settle.maintain')} value={formatMoney(s.totals.maintain)} />
+        <Statistic title={won('settle.override')} value={formatMoney(s.totals.override)} />
+        <Statistic title={won('settle.exceptionPlus')} value={formatMoney(s.totals.exceptionPlus)} />
+        <Statistic title={won('settle.exceptionMinus')} value={formatMoney(s.totals.exceptionMinus)} />
+        <Statistic title={won('settle.chargeback')} value={formatMoney(s.totals.chargeback)} />
+        <Statistic title={won('settle.gross')} value={formatMoney(s.totals.gross)} />
+        <Statistic title={won('settle.tax')} value={formatMoney(s.totals.tax)} />
+        <Statistic title={won('settle.net')} value={formatMoney(s.totals.net)} />
         {s.byStatus.map((b) => (
           <Statistic key={b.status} title={statusName(b.status)} value={b.count} />
         ))}
@@ -126,7 +125,7 @@ export default function SettleListPage() {
   /** The server confirms the month in one transaction; the dialog names what it will take. */
   const confirmMonth = () => {
     if (!month) return;
-    const net = formatDecimal(calculated.net);
+    const net = formatMoney(calculated.net);
     modal.confirm({
       title: t('settle.confirmMonthTitle', { month: formatMonth(month) }),
       content: t('settle.confirmMonthText', { month: formatMonth(month), count: calculated.count, net }),
@@ -162,13 +161,15 @@ export default function SettleListPage() {
     setHolding(null);
   };
 
+  // Agent and actions stay in view while the parts scroll; on a phone there is no room to pin both.
+  const pin = Grid.useBreakpoint().md !== false;
   const columns: TableProps<SettleRow>['columns'] = [
     {
       key: 'agentName',
       dataIndex: 'agentName',
       title: t('settle.agent'),
       sorter: true,
-      fixed: 'left',
+      fixed: pin ? 'left' : undefined,
       render: (_: unknown, row) => (
         <Link to={`/org/agents/${row.agentId}`} className="nowrap">
           {row.agentName ?? row.agentId}
@@ -207,7 +208,7 @@ export default function SettleListPage() {
     {
       key: 'actions',
       title: t('common.actions'),
-      fixed: 'right',
+      fixed: pin ? 'right' : undefined,
       render: (_: unknown, row) => (
         <Space size="small">
           <Link to={`/settle/explain/${row.settleId}`} aria-label={`${t('settle.explain')} ${row.agentName ?? row.agentId}`}>

@@ -13,7 +13,7 @@ test.describe('signing in and the shell', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     const nav = page.getByRole('navigation', { name: 'Main menu' });
     await expect(nav.getByText('Settlement', { exact: true })).toBeVisible();
-    await expect(page.getByRole('banner')).toContainText('SUPER_ADMIN');
+    await expect(page.getByRole('banner')).toContainText('Super administrator');
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Welcome');
   });
 
