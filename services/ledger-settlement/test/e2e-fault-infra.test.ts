@@ -212,11 +212,27 @@ describe('infrastructure faults in the middle of calcMaintain', () => {
     await clearMonthOutput();
     const run = await launchRun(tdb.db, queues, { settleMonth: month });
     await midCalcMaintain(run.jobLogId);
-    const { rows } = await tdb.pool.query<{ n: number }>(
+    // A chunk between its reads and its write transaction holds only idle pool connections, whose loss the pool
+    // absorbs without an error; so the fault is struck when a worker is inside a query or a transaction.
+    const inFlight = await waitFor(
+      'a worker backend inside a query or transaction',
+      async () => {
+        const { rows: hit } = await tdb.pool.query<{ n: number }>(
+          `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND application_name = $1 AND state IN ('active', 'idle in transaction')`,
+          [WORKER_APP],
+        );
+        return hit[0]!.n > 0 ? hit[0]!.n : undefined;
+      },
+      60_000,
+      2,
+    );
+    const { rows: idle } = await tdb.pool.query<{ n: number }>(
       `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
         WHERE datname = current_database() AND application_name = $1`,
       [WORKER_APP],
     );
+    const rows = [{ n: inFlight + idle[0]!.n }];
     expect(rows[0]!.n).toBeGreaterThan(0);
 
     const status = await runEnd(run.jobLogId);
