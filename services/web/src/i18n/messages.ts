@@ -1,4 +1,9 @@
-/** UI text in English and Korean. Keys are stable; add both languages together. */
+/** UI text in English and Korean. Keys are stable; add both languages together.
+ * Areas keep their own keys in ./parts/<area>.ts ({ en, ko }), spread in here. */
+import * as pickers from './parts/pickers.js';
+import * as portal from './parts/portal.js';
+import * as config from './parts/config.js';
+import * as journey from './parts/journey.js';
 export const en = {
   'app.title': 'Commission Settlement',
   'login.title': 'Sign in',
@@ -549,6 +554,10 @@ export const en = {
   'mapping.noProfileFor': '{name} has no carrier profile yet: create one to map its files.',
   'mapping.noProfileTag': 'no profile yet',
   'batch.runId': 'Run',
+  ...pickers.en,
+  ...portal.en,
+  ...config.en,
+  ...journey.en,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -1103,6 +1112,10 @@ export const ko: Record<MessageKey, string> = {
   'mapping.noProfileFor': '{name}에는 아직 보험사 프로파일이 없습니다. 파일을 매핑하려면 먼저 등록하세요.',
   'mapping.noProfileTag': '프로파일 없음',
   'batch.runId': '실행 번호',
+  ...pickers.ko,
+  ...portal.ko,
+  ...config.ko,
+  ...journey.ko,
 };
 
 /** Korean names of the seeded menus (the server's names are English); unknown codes keep the server's name. */

@@ -1,0 +1,6 @@
+/** Catalog keys of the pickers area: add each key to both objects. */
+export const en = {
+} as const;
+
+export const ko: Record<keyof typeof en, string> = {
+};
