@@ -55,6 +55,8 @@ function serviceEnv(service: Service): object[] {
     fromConfig('REDIS_URL'),
     fromConfig('METRICS_PORT'),
     fromSecret('DATABASE_URL'),
+    // A streaming replica for the read path; a Secret without the key = reads on the primary.
+    { name: 'DATABASE_READ_URL', valueFrom: { secretKeyRef: { name: 'csp-secrets', key: 'DATABASE_READ_URL', optional: true } } },
     fromSecret('JWT_SECRET'),
     fromSecret('ENCRYPT_KEY'),
     { name: 'PORT', value: String(SERVICES[service]) },

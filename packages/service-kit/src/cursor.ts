@@ -11,7 +11,7 @@ type Compiled<R> = CompiledQuery<R> | { sql: string; parameters: readonly unknow
  * released, also when the consumer stops early.
  */
 export async function* streamBatches<R = Record<string, unknown>>(
-  pool: pg.Pool,
+  pool: Pick<pg.Pool, 'connect'>,
   compiled: Compiled<R>,
   batchSize = 1000,
 ): AsyncGenerator<R[], void, undefined> {
@@ -39,7 +39,7 @@ export async function* streamBatches<R = Record<string, unknown>>(
 
 /** `streamBatches` one row at a time. */
 export async function* streamRows<R = Record<string, unknown>>(
-  pool: pg.Pool,
+  pool: Pick<pg.Pool, 'connect'>,
   compiled: Compiled<R>,
   batchSize = 1000,
 ): AsyncGenerator<R, void, undefined> {

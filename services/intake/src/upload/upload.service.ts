@@ -158,7 +158,8 @@ function checkHeaders(plan: TemplatePlan, cells: readonly string[]): void {
 function pgMessage(err: unknown): string | undefined {
   const e = err as { code?: unknown; constraint?: unknown; detail?: unknown; message?: unknown };
   if (typeof e?.code !== 'string' || !/^[0-9A-Z]{5}$/.test(e.code)) return undefined;
-  const constraint = typeof e.constraint === 'string' ? ` (${e.constraint})` : '';
+  // a month partition's key is named <table key>_p<YYYYMM> (V130): name the table's key
+  const constraint = typeof e.constraint === 'string' ? ` (${e.constraint.replace(/_p([0-9]{6}|default)$/, '')})` : '';
   switch (e.code) {
     case '23505':
       return `duplicate: the row already exists${constraint}`;

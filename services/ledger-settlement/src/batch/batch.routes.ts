@@ -9,6 +9,7 @@ import {
   listRuns,
   restartRun,
 } from '@csp/batch';
+import { ensureMonthPartitions } from '@csp/db';
 import { action, AppError, envelope, notFound, ok, pageResponse, perm, type ServiceApp } from '@csp/service-kit';
 import { z } from 'zod';
 import type { AreaDeps } from '../areas.js';
@@ -69,6 +70,8 @@ export async function registerBatchRoutes(app: ServiceApp, { queues }: AreaDeps)
       },
     },
     async (request) => {
+      // the month's partitions exist before step 1 writes (issue 27; calcRecruit's plan makes sure again)
+      await ensureMonthPartitions(app.db, request.query.settleMonth);
       const run = await mapped(() =>
         launchRun(app.db, queues, {
           settleMonth: request.query.settleMonth,

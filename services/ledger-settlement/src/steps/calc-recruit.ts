@@ -1,4 +1,5 @@
 import { defineStep } from '@csp/batch';
+import { ensureMonthPartitions } from '@csp/db';
 import { firstDayOfMonth, isDateInSettleMonth, lastDayOfMonth } from '@csp/domain';
 import { sql } from 'kysely';
 import {
@@ -22,7 +23,11 @@ const recruitSpec: CommissionStepSpec = {
 
 export const calcRecruit = defineStep({
   name: 'calcRecruit',
-  plan: (ctx) => planContractChunks(ctx, recruitSpec),
+  // The run's month hook: the month's partitions exist before the ledger steps write (issue 27); idempotent.
+  plan: async (ctx) => {
+    await ensureMonthPartitions(ctx.db, ctx.settleMonth);
+    return planContractChunks(ctx, recruitSpec);
+  },
   run: async (ctx, chunk) => {
     if (!chunk) throw new Error('calcRecruit runs in chunks');
     return runCommissionChunk(ctx, chunk, recruitSpec, await pricingOf(ctx));

@@ -54,7 +54,7 @@ export async function writeLedgerEntries(
                     WHERE e.settle_month = ${month} AND e.journal_no IS NOT NULL
                       AND e.ledger_type IN ('RECRUIT', 'MAINTAIN')) AS posted`.execute(trx);
   const keepPosted = postedRows[0]!.posted
-    ? sql`ON CONFLICT (ledger_type, ledger_id, debit_account_code, credit_account_code) DO NOTHING`
+    ? sql`ON CONFLICT (ledger_type, ledger_id, debit_account_code, credit_account_code, settle_month) DO NOTHING`
     : sql``;
   const { rows } = await sql<{ total: number; inserted: number }>`
     WITH source AS (
@@ -129,7 +129,7 @@ export async function writePaymentEntries(
       SELECT NULL, 'PAYMENT', l.payment_id, l.settle_month, l.agent_id, l.debit, l.credit, l.amount
       FROM lines l
       WHERE l.amount <> 0
-      ON CONFLICT (ledger_type, ledger_id, debit_account_code, credit_account_code) DO NOTHING
+      ON CONFLICT (ledger_type, ledger_id, debit_account_code, credit_account_code, settle_month) DO NOTHING
       RETURNING ledger_id
     )
     SELECT (SELECT count(*) FROM source)::int AS total, (SELECT count(*) FROM inserted)::int AS inserted,
