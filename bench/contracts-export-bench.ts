@@ -1,20 +1,21 @@
 /**
  * Streaming export of 1,000,000 contracts: GET /api/contracts/excel against a real master-data
- * process, measuring wall time, bytes and the server's peak RSS (target < 20 s, < 300 MB).
+ * process, measuring wall time, bytes and the server's peak RSS (target < 20 s, < 250 MB).
  *   pnpm exec tsx bench/contracts-export-bench.ts            (from the repo root)
  * Env: BENCH_CONTRACTS (1000000), BENCH_DB (csp_bench_export), BENCH_PORT (18102),
  *      BENCH_BASE_URL (postgres://postgres@127.0.0.1:5432/postgres), REDIS_URL,
  *      BENCH_KEEP=1 keeps the database (and BENCH_REUSE=1 reuses its data on the next run),
- *      BENCH_CPU_PROF=<dir> writes the server's V8 CPU profile there (node --cpu-prof) when it exits.
+ *      BENCH_CPU_PROF=<dir> writes the server's V8 CPU profile there (node --cpu-prof) when it exits,
+ *      BENCH_BASELINE_ROOT=<worktree of an older commit> (+ BENCH_BASELINE_LABEL) runs the same export from
+ *      that checkout against the same database, alternating with this one BENCH_ROUNDS (1) times, and prints
+ *      both rows and the ratios; or BENCH_BASELINE_ROW='{"label":..,"wallSeconds":..,"serverCpuSeconds":..,
+ *      "peakRssMb":..}' compares against a row recorded on the same machine.
  * The database is created by this script and dropped at the end unless BENCH_KEEP=1.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { get } from 'node:http';
-import { loadavg } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import type * as Db from '../packages/db/src/index.js';
-import { ROOT, SOURCE_NODE_ARGS, runFromSource } from './lib/run-from-source.js';
+import { accessToken, measureExport, recordedBaseline, sideBySide, type ExportFigures } from './lib/export-measure.js';
+import { ROOT, runFromSource } from './lib/run-from-source.js';
 
 const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 1_000_000);
 const DB_NAME = process.env.BENCH_DB ?? 'csp_bench_export';
@@ -24,7 +25,11 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const KEEP = process.env.BENCH_KEEP === '1';
 const REUSE = process.env.BENCH_REUSE === '1';
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
-const TARGET = { seconds: 20, rssMb: 300 };
+const TARGET = { seconds: 20, rssMb: 250 };
+/** Side by side: a worktree of an older commit (`git worktree add /tmp/c6 c6adc7a`, pnpm install there). */
+const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
+const BASELINE_LABEL = process.env.BENCH_BASELINE_LABEL ?? 'baseline';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const JWT_SECRET = randomBytes(32).toString('hex');
 const ENCRYPT_KEY = randomBytes(16).toString('hex');
 
@@ -64,7 +69,8 @@ async function prepareDatabase(): Promise<number> {
 
   const pool = createPool({ connectionString: dbUrl(DB_NAME), max: 2 });
   try {
-    await timed('migrate', () => migrate(pool));
+    // A reused database stays as it is: its data was made by this bench (the working tree's migrations may be mid-edit).
+    if (!reuse) await timed('migrate', () => migrate(pool));
     const count = Number((await pool.query('SELECT count(*) AS n FROM contract')).rows[0].n);
     if (reuse && count === CONTRACTS) {
       log(`reusing ${count.toLocaleString('en-US')} contracts`);
@@ -119,91 +125,6 @@ async function generate(pool: ReturnType<typeof Db.createPool>): Promise<void> {
   await pool.query('ANALYZE');
 }
 
-/** HS256 access token with the claims the service kit verifies (same secret as the server). */
-function accessToken(userId: number): string {
-  const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
-  const now = Math.floor(Date.now() / 1000);
-  const payload = {
-    sub: String(userId),
-    uid: userId,
-    loginId: 'admin',
-    userName: 'Administrator',
-    roleCodes: ['SUPER_ADMIN'],
-    agentId: null,
-    typ: 'access',
-    iat: now,
-    exp: now + 3600,
-  };
-  const unsigned = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(payload)}`;
-  return `${unsigned}.${createHmac('sha256', JWT_SECRET).update(unsigned).digest('base64url')}`;
-}
-
-function startServer(): ChildProcess {
-  const profile = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, ...SOURCE_NODE_ARGS, 'services/master-data/src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATABASE_URL: dbUrl(DB_NAME),
-      REDIS_URL,
-      JWT_SECRET,
-      ENCRYPT_KEY,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  return child;
-}
-
-async function waitHealthy(child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${PORT}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('server did not become healthy within 60 s');
-}
-
-/** user + system CPU seconds of a process so far (clock ticks of /proc/<pid>/stat, 100 per second). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
-}
-
-/** Downloads to nowhere, counting bytes. */
-function download(token: string): Promise<{ status: number; bytes: number; contentType: string }> {
-  return new Promise((resolve, reject) => {
-    const req = get(
-      { host: '127.0.0.1', port: PORT, path: '/api/contracts/excel', headers: { authorization: `Bearer ${token}` } },
-      (res) => {
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, contentType: String(res.headers['content-type']) }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-  });
-}
-
 async function dropDatabase(): Promise<void> {
   const { createPool } = await dbPackage();
   const admin = createPool({ connectionString: BASE_URL, max: 1 });
@@ -216,44 +137,40 @@ async function dropDatabase(): Promise<void> {
 
 async function main(): Promise<void> {
   const userId = await prepareDatabase();
-  const child = startServer();
+  const token = accessToken(JWT_SECRET, userId);
+  const env = { DATABASE_URL: dbUrl(DB_NAME), REDIS_URL, JWT_SECRET, ENCRYPT_KEY };
+  const run = async (label: string, root: string) => {
+    const figures = await measureExport({
+      label,
+      root,
+      server: 'services/master-data/src/server.ts',
+      port: PORT,
+      env,
+      path: '/api/contracts/excel',
+      token,
+      ...(CPU_PROF_DIR ? { cpuProfDir: `${CPU_PROF_DIR}/${label}` } : {}),
+    });
+    log(`${label}: ${JSON.stringify(figures)}`);
+    return figures;
+  };
   let exitCode = 1;
   try {
-    await timed('server start', () => waitHealthy(child));
-    const pid = child.pid!;
-    const idleRss = rssMb(pid);
-    let peakRss = idleRss;
-    const sampler = setInterval(() => {
-      try {
-        peakRss = Math.max(peakRss, rssMb(pid));
-      } catch {
-        // process gone
-      }
-    }, 100);
-
-    const cpuBefore = cpuSeconds(pid);
-    const start = performance.now();
-    const result = await download(accessToken(userId));
-    const seconds = (performance.now() - start) / 1000;
-    const serverCpu = cpuSeconds(pid) - cpuBefore;
-    clearInterval(sampler);
-    peakRss = Math.max(peakRss, rssMb(pid));
-
-    if (result.status !== 200 || !result.contentType.includes('spreadsheetml')) {
-      throw new Error(`export failed: HTTP ${result.status} ${result.contentType}`);
+    const runs: ExportFigures[] = [];
+    const recorded = recordedBaseline(process.env.BENCH_BASELINE_ROW);
+    if (recorded) runs.push(recorded);
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternating, so a change of load during the run hits both sides alike.
+      if (BASELINE_ROOT) runs.push(await run(BASELINE_LABEL, BASELINE_ROOT));
+      runs.push(await run('current', ROOT));
     }
-    const ok = seconds < TARGET.seconds && peakRss < TARGET.rssMb;
+    const current = runs.filter((r) => r.label === 'current').sort((a, b) => a.serverCpuSeconds - b.serverCpuSeconds)[0]!;
+    const ok = current.wallSeconds < TARGET.seconds && current.peakRssMb < TARGET.rssMb;
     console.log(
       JSON.stringify(
         {
           rows: CONTRACTS,
-          wallSeconds: Number(seconds.toFixed(2)),
-          serverCpuSeconds: Number(serverCpu.toFixed(2)),
-          loadAverage1m: Number(loadavg()[0]!.toFixed(2)),
-          bytes: result.bytes,
-          mbPerSecond: Number((result.bytes / 1024 / 1024 / seconds).toFixed(1)),
-          idleRssMb: Math.round(idleRss),
-          peakRssMb: Math.round(peakRss),
+          ...current,
+          mbPerSecond: Number((current.bytes / 1024 / 1024 / current.wallSeconds).toFixed(1)),
           target: TARGET,
           withinTarget: ok,
         },
@@ -261,13 +178,9 @@ async function main(): Promise<void> {
         2,
       ),
     );
+    sideBySide(runs, BASELINE_ROOT ? BASELINE_LABEL : recorded?.label, 'current');
     exitCode = ok ? 0 : 2;
   } finally {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
     if (!KEEP) await dropDatabase();
   }
   process.exitCode = exitCode;

@@ -1,15 +1,22 @@
 /**
  * Gateway overhead of metrics and tracing (issue 25): two gateway processes side by side, one with
- * telemetry off and one with it on (OTEL_TRACES_EXPORTER=memory: spans kept in memory; METRICS_PORT set
- * and scraped every second), in front of the same stub upstream process; autocannon runs against each
- * in alternation, and the best req/s and p99 of each are compared.
+ * telemetry off and one with it on (OTEL_TRACES_EXPORTER=memory: spans through the BatchSpanProcessor
+ * real OTLP uses, into memory; METRICS_PORT set and scraped every second), in front of the same stub
+ * upstream process; autocannon runs against each in alternation. Per run: req/s, p99 and the gateway
+ * process's CPU time per request (from /proc: steadier than req/s on a shared machine); the best of
+ * each mode is compared.
  *   pnpm exec tsx bench/gateway-telemetry-bench.ts            (from the repo root; needs Redis for the /ops queues)
- * Env: BENCH_CONNECTIONS (50), BENCH_DURATION seconds (8), BENCH_ROUNDS (3).
- * Target: req/s with telemetry within 10 % of the gateway without.
+ * Env: BENCH_CONNECTIONS (50), BENCH_DURATION seconds (8), BENCH_ROUNDS (3), BENCH_RATE (req/s for all
+ *      connections together; unset = as fast as it goes: on a loaded machine a fixed rate keeps both modes
+ *      at the same batching per event-loop turn, so their CPU per request compares),
+ *      BENCH_CPU_PROF=<dir> (V8 CPU profiles of both gateways, written when they stop).
+ * Target: req/s with telemetry within 10 % of the gateway without. Also printed: the median of the
+ * per-round on/off ratios (each round runs both modes back to back under the same machine load).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { ROOT, runFromSource, SOURCE_NODE_ARGS } from './lib/run-from-source.js';
+import { cpuProfileArgs, loadAverage, processCpuSeconds } from './lib/telemetry-cpu.js';
 
 const STUB_PORT = 18_801;
 const OFF_PORT = 18_880;
@@ -23,11 +30,27 @@ function startProcess(name: string, args: string[], env: Record<string, string>,
     const onData = (d: Buffer) => {
       out += d.toString();
       if (out.includes(ready)) resolve(child);
+      if (out.length > 100_000) out = out.slice(-10_000);
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${name} exited (${code}): ${out.slice(-2000)}`)));
   });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+interface Result {
+  rps: number;
+  p99: number;
+  /** gateway CPU time per answered request, microseconds */
+  cpuUs: number;
 }
 
 async function main(): Promise<void> {
@@ -36,6 +59,8 @@ async function main(): Promise<void> {
   const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
   const DURATION = Number(process.env.BENCH_DURATION ?? 8);
   const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+  const RATE = Number(process.env.BENCH_RATE ?? 0);
+  const PROF = process.env.BENCH_CPU_PROF;
   const log = (msg: string) => console.log(`[gateway-telemetry-bench] ${msg}`);
 
   const stubSource = `require('node:http').createServer((req, res) => { const body = JSON.stringify({ success: true, code: '0000', message: 'Success', data: { userId: 1, loginId: 'admin', roles: ['SUPER_ADMIN'] } }); res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); }).listen(${STUB_PORT}, '127.0.0.1', () => console.log('stub ready'));`;
@@ -43,24 +68,35 @@ async function main(): Promise<void> {
   try {
     children.push(await startProcess('stub', ['-e', stubSource], {}, 'stub ready'));
     const gatewayEnv = { NODE_ENV: 'production', LOG_LEVEL: 'info', AUTH_PLATFORM_URL: `http://127.0.0.1:${STUB_PORT}`, HOST: '127.0.0.1' };
-    const gatewayArgs = [...SOURCE_NODE_ARGS, 'services/gateway/src/server.ts'];
-    children.push(await startProcess('gateway off', gatewayArgs, { ...gatewayEnv, PORT: String(OFF_PORT) }, 'gateway listening'));
-    children.push(
-      await startProcess(
-        'gateway on',
-        gatewayArgs,
-        { ...gatewayEnv, PORT: String(ON_PORT), OTEL_TRACES_EXPORTER: 'memory', METRICS_PORT: String(ON_METRICS), METRICS_HOST: '127.0.0.1' },
-        'metrics listener ready',
-      ),
+    const gatewayArgs = (name: string) => [...cpuProfileArgs(PROF, name), ...SOURCE_NODE_ARGS, 'services/gateway/src/server.ts'];
+    const offGateway = await startProcess('gateway off', gatewayArgs('gateway-off'), { ...gatewayEnv, PORT: String(OFF_PORT) }, 'gateway listening');
+    children.push(offGateway);
+    const onGateway = await startProcess(
+      'gateway on',
+      gatewayArgs('gateway-on'),
+      { ...gatewayEnv, PORT: String(ON_PORT), OTEL_TRACES_EXPORTER: 'memory', METRICS_PORT: String(ON_METRICS), METRICS_HOST: '127.0.0.1' },
+      'metrics listener ready',
     );
+    children.push(onGateway);
 
-    const load = (port: number, duration: number) =>
-      new Promise<{ rps: number; p99: number; errors: number; non2xx: number }>((resolve, reject) =>
+    const load = async (port: number, pid: number | undefined, duration: number): Promise<Result & { errors: number; non2xx: number }> => {
+      const cpuBefore = processCpuSeconds(pid);
+      const r = await new Promise<any>((resolve, reject) =>
         autocannon(
-          { url: `http://127.0.0.1:${port}/api/auth/me`, connections: CONNECTIONS, duration, headers: { authorization: 'Bearer bench' } },
-          (err, r) => (err ? reject(err) : resolve({ rps: r.requests.average, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx })),
+          {
+            url: `http://127.0.0.1:${port}/api/auth/me`,
+            connections: CONNECTIONS,
+            duration,
+            headers: { authorization: 'Bearer bench' },
+            ...(RATE ? { overallRate: RATE } : {}),
+          },
+          (err, res) => (err ? reject(err) : resolve(res)),
         ),
       );
+      const cpu = (processCpuSeconds(pid) ?? NaN) - (cpuBefore ?? NaN);
+      const answered = Number(r.requests.total) || 1;
+      return { rps: r.requests.average, p99: r.latency.p99, cpuUs: (cpu * 1e6) / answered, errors: r.errors, non2xx: r.non2xx };
+    };
     let scraping = true;
     let scrapes = 0;
     const scraper = (async () => {
@@ -71,29 +107,58 @@ async function main(): Promise<void> {
       }
     })();
 
-    await load(OFF_PORT, 3);
-    await load(ON_PORT, 3); // warm-up of both
-    const off: Array<{ rps: number; p99: number }> = [];
-    const on: Array<{ rps: number; p99: number }> = [];
+    await load(OFF_PORT, offGateway.pid, 3);
+    await load(ON_PORT, onGateway.pid, 3); // warm-up of both
+    const off: Result[] = [];
+    const on: Result[] = [];
+    const loads: string[] = [];
     for (let round = 1; round <= ROUNDS; round += 1) {
-      for (const [mode, port, list] of [['off', OFF_PORT, off], ['on', ON_PORT, on]] as const) {
-        const r = await load(port, DURATION);
+      // alternate which mode goes first, so a slow second half of a round hurts both alike
+      const order = round % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const);
+      for (const mode of order) {
+        const [port, child, list] = mode === 'off' ? [OFF_PORT, offGateway, off] : [ON_PORT, onGateway, on];
+        const r = await load(port, child.pid, DURATION);
         if (r.errors > 0 || r.non2xx > 0) throw new Error(`${mode}: ${r.errors} errors, ${r.non2xx} non-2xx answers`);
         list.push(r);
-        log(`round ${round} telemetry ${mode.padEnd(3)}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms`);
+        log(`round ${round} telemetry ${mode.padEnd(3)}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, gateway CPU ${r.cpuUs.toFixed(1)} µs/request`);
       }
+      loads.push(loadAverage());
     }
     scraping = false;
     await scraper;
-    const bestRps = (xs: typeof off) => Math.max(...xs.map((x) => x.rps));
-    const bestP99 = (xs: typeof off) => Math.min(...xs.map((x) => x.p99));
-    const overhead = 1 - bestRps(on) / bestRps(off);
+    const best = (xs: Result[]) => ({
+      rps: Math.max(...xs.map((x) => x.rps)),
+      p99: Math.min(...xs.map((x) => x.p99)),
+      cpuUs: Math.min(...xs.map((x) => x.cpuUs)),
+    });
+    const b = { off: best(off), on: best(on) };
+    // Paired per round (the two modes ran back to back under the same load): the median ratio is the
+    // figure least moved by the other people's load on a shared machine.
+    const median = (xs: number[]) => {
+      const s = [...xs].sort((x, y) => x - y);
+      return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+    };
+    const pairedCpu = median(on.map((r, i) => r.cpuUs / off[i]!.cpuUs - 1));
+    const pairedRps = median(on.map((r, i) => r.rps / off[i]!.rps - 1));
+    const rpsOverhead = 1 - b.on.rps / b.off.rps;
+    const cpuOverhead = b.on.cpuUs / b.off.cpuUs - 1;
+    const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`;
+    console.log('');
+    console.log(`gateway telemetry overhead: ${ROUNDS} rounds x ${DURATION} s, ${CONNECTIONS} connections${RATE ? ` at ${RATE} req/s` : ''}, best of each mode; load avg after each round: ${loads.join(' | ')}`);
+    console.log('  mode            req/s    p99 ms   gateway CPU µs/request');
+    console.log(`  telemetry off  ${String(Math.round(b.off.rps)).padStart(6)}  ${String(b.off.p99).padStart(7)}  ${b.off.cpuUs.toFixed(1).padStart(10)}`);
+    console.log(`  telemetry on   ${String(Math.round(b.on.rps)).padStart(6)}  ${String(b.on.p99).padStart(7)}  ${b.on.cpuUs.toFixed(1).padStart(10)}`);
+    console.log(`  difference     ${pct(-rpsOverhead).padStart(8)}  ${pct(b.on.p99 / b.off.p99 - 1).padStart(7)}  ${pct(cpuOverhead).padStart(10)}`);
+    console.log(
+      `  median of the ${ROUNDS} paired rounds: CPU per request ${pct(pairedCpu)}, req/s ${pct(pairedRps)}; ` +
+        `median CPU µs/request off ${median(off.map((r) => r.cpuUs)).toFixed(1)}, on ${median(on.map((r) => r.cpuUs)).toFixed(1)}`,
+    );
     log(
-      `best: off ${Math.round(bestRps(off))} req/s p99 ${bestP99(off)} ms, on ${Math.round(bestRps(on))} req/s p99 ${bestP99(on)} ms ` +
-        `-> throughput overhead ${(overhead * 100).toFixed(1)} % (target <= 10 %) ${overhead <= 0.1 ? 'OK' : 'OVER'}; ${scrapes} scrapes of /metrics`,
+      `throughput overhead ${(rpsOverhead * 100).toFixed(1)} % (target <= 10 %) ${rpsOverhead <= 0.1 ? 'OK' : 'OVER'}; ` +
+        `CPU per request ${pct(cpuOverhead)}; ${scrapes} scrapes of /metrics`,
     );
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map(stop));
   }
 }
 

@@ -7,7 +7,7 @@
  *  2. a 600,000-row carrier CSV received through POST /api/receive/upload and transformed (steps 2-3)
  *     through POST /api/receive/process for one carrier and month (wall time of each).
  *   pnpm exec tsx bench/intake-bench.ts            (from the repo root)
- * Env: BENCH_IMPORT_ROWS (700000), BENCH_CARRIER_ROWS (600000), BENCH_BAD_ROWS (100),
+ * Env: BENCH_IMPORT_ROWS (700000; 0 skips phase 1), BENCH_CARRIER_ROWS (600000), BENCH_BAD_ROWS (100),
  *      BENCH_DB (csp_bench_intake), BENCH_PORT (18103), BENCH_BASE_URL
  *      (postgres://postgres@127.0.0.1:5432/postgres), REDIS_URL, BENCH_KEEP=1 keeps the database,
  *      BENCH_CPU_PROF=<dir> writes the intake process's V8 CPU profile there (node --cpu-prof) when it exits.
@@ -257,32 +257,39 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+let statPool: { query: (text: string, values: unknown[]) => Promise<{ rows: { pid: number }[] }>; end: () => Promise<void> } | undefined;
+
 /** CPU seconds per backend process of the bench database (pg_stat_activity + /proc). */
 async function backendCpu(): Promise<Map<number, number>> {
-  const { createPool } = await dbPackage();
-  const pool = createPool({ connectionString: dbUrl(DB_NAME), max: 1 });
-  try {
-    const { rows } = await pool.query<{ pid: number }>(
-      'SELECT pid FROM pg_stat_activity WHERE datname = $1',
-      [DB_NAME],
-    );
-    const result = new Map<number, number>();
-    for (const { pid } of rows) {
-      try {
-        result.set(pid, cpuSeconds(pid));
-      } catch {
-        // ended meanwhile
-      }
-    }
-    return result;
-  } finally {
-    await pool.end();
+  if (!statPool) {
+    const { createPool } = await dbPackage();
+    statPool = createPool({ connectionString: dbUrl(DB_NAME), max: 1 });
   }
+  const { rows } = await statPool.query(
+    'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+    [DB_NAME],
+  );
+  const result = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      result.set(pid, cpuSeconds(pid));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return result;
 }
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** CPU seconds of the service and of the database's backends at a moment of a phase (ms since its start). */
+interface CpuSample {
+  ms: number;
+  server: number;
+  postgres: number;
 }
 
 /** Peak RSS of a phase: VmRSS sampled every 100 ms while `run` is under way. */
@@ -292,6 +299,8 @@ interface Measured<T> {
   peakRssMb: number;
   serverCpuSeconds: number;
   postgresCpuSeconds: number;
+  /** Every ~100 ms: CPU used since the phase started, to split a request's CPU at its steps' boundaries. */
+  samples: CpuSample[];
 }
 
 /** A phase: wall time, peak RSS (VmRSS every 100 ms), CPU of the service and of the database's backends. */
@@ -299,30 +308,89 @@ async function measured<T>(pid: number, run: () => Promise<T>): Promise<Measured
   let peak = rssMb(pid);
   const cpuBefore = cpuSeconds(pid);
   const pgBefore = await backendCpu();
+  // A backend that ends during the phase (the service's pool closes idle connections) keeps its last reading.
+  const lastSeen = new Map<number, number>();
+  const pgUsed = (now: Map<number, number>) => {
+    for (const [backend, cpu] of now) lastSeen.set(backend, cpu);
+    let sum = 0;
+    for (const [backend, cpu] of lastSeen) sum += cpu - (pgBefore.get(backend) ?? 0);
+    return sum;
+  };
+  const samples: CpuSample[] = [{ ms: 0, server: 0, postgres: 0 }];
+  const start = performance.now();
+  let sampling = false;
   const sampler = setInterval(() => {
     try {
       peak = Math.max(peak, rssMb(pid));
     } catch {
       // process gone
     }
+    if (sampling) return;
+    sampling = true;
+    backendCpu()
+      .then((pg) => {
+        samples.push({ ms: performance.now() - start, server: cpuSeconds(pid) - cpuBefore, postgres: pgUsed(pg) });
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        sampling = false;
+      });
   }, 100);
-  const start = performance.now();
   try {
     const result = await run();
     const seconds = (performance.now() - start) / 1000;
     const serverCpu = cpuSeconds(pid) - cpuBefore;
-    let pgCpu = 0;
-    for (const [backend, cpu] of await backendCpu()) pgCpu += cpu - (pgBefore.get(backend) ?? 0);
+    const pgCpu = pgUsed(await backendCpu());
+    samples.push({ ms: seconds * 1000, server: serverCpu, postgres: pgCpu });
     return {
       result,
       seconds,
       peakRssMb: Math.max(peak, rssMb(pid)),
       serverCpuSeconds: Number(serverCpu.toFixed(2)),
       postgresCpuSeconds: Number(pgCpu.toFixed(2)),
+      samples,
     };
   } finally {
     clearInterval(sampler);
   }
+}
+
+/** CPU used by the phase up to `ms` (the last sample at or before it). */
+function cpuAt(samples: readonly CpuSample[], ms: number): CpuSample {
+  let hit = samples[0]!;
+  for (const s of samples) if (s.ms <= ms) hit = s;
+  return hit;
+}
+
+interface StepResult {
+  step: string;
+  total: number;
+  success: number;
+  error: number;
+  skipped: number;
+  durationMs: number;
+}
+
+/** Wall and CPU of each step of a /api/receive/process answer (steps back to back from the request's start). */
+function stepTable(m: Measured<{ steps: StepResult[] }>) {
+  let at = 0;
+  let before = cpuAt(m.samples, 0);
+  return m.result.steps.map((s) => {
+    at += s.durationMs;
+    const last = s === m.result.steps[m.result.steps.length - 1];
+    const after = last ? m.samples[m.samples.length - 1]! : cpuAt(m.samples, at);
+    const row = {
+      step: s.step,
+      rows: s.total,
+      success: s.success,
+      error: s.error,
+      wallSeconds: Number((s.durationMs / 1000).toFixed(2)),
+      serverCpuSeconds: Number((after.server - before.server).toFixed(2)),
+      postgresCpuSeconds: Number((after.postgres - before.postgres).toFixed(2)),
+    };
+    before = after;
+    return row;
+  });
 }
 
 async function api(token: string, method: string, path: string, body?: unknown): Promise<any> {
@@ -369,17 +437,47 @@ async function dropDatabase(): Promise<void> {
   }
 }
 
+/** Phase 1: the spreadsheet imported through the upload API. */
+async function importPhase(pid: number, token: string, importFile: string) {
+  const template = await api(token, 'POST', '/api/upload-templates', {
+    templateCode: 'BENCH_IMPORT',
+    templateName: `Bench ${IMPORT_TARGET}`,
+    category: 'BENCH',
+    targetTable: IMPORT_TARGET,
+    companyCode: COMPANY,
+  });
+  await api(token, 'PUT', `/api/upload-templates/${template.id}/columns`, {
+    columns: TEMPLATE_COLUMNS[IMPORT_TARGET],
+  });
+  const progress = setInterval(() => {
+    api(token, 'GET', `/api/upload-templates/${template.id}/history?pageSize=1`)
+      .then((page) => {
+        const h = page.list[0];
+        if (h) log(`  import progress: ${h.processedCount.toLocaleString('en-US')} rows (${h.status})`);
+      })
+      .catch(() => undefined);
+  }, 5000);
+  const imported = await measured(pid, () =>
+    uploadFile(token, '/api/upload/BENCH_IMPORT', importFile, 'import.xlsx'),
+  ).finally(() => clearInterval(progress));
+  log(
+    `import: ${imported.seconds.toFixed(1)} s, peak RSS ${Math.round(imported.peakRssMb)} MB, ${imported.result.successCount} ok, ${imported.result.errorCount} rejected`,
+  );
+  return imported;
+}
+
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'intake-bench-'));
   const importFile = join(work, 'import.xlsx');
   const carrierFile = join(work, 'carrier.csv');
   const userId = await prepareDatabase();
-  await timed(`write ${IMPORT_ROWS.toLocaleString('en-US')}-row xlsx`, () => writeImportFile(importFile));
+  if (IMPORT_ROWS > 0)
+    await timed(`write ${IMPORT_ROWS.toLocaleString('en-US')}-row xlsx`, () => writeImportFile(importFile));
   await timed(`write ${CARRIER_ROWS.toLocaleString('en-US')}-row carrier csv`, () =>
     writeCarrierFile(carrierFile),
   );
   log(
-    `xlsx ${((await stat(importFile)).size / 1024 / 1024).toFixed(1)} MB, csv ${((await stat(carrierFile)).size / 1024 / 1024).toFixed(1)} MB`,
+    `xlsx ${IMPORT_ROWS > 0 ? ((await stat(importFile)).size / 1024 / 1024).toFixed(1) : '-'} MB, csv ${((await stat(carrierFile)).size / 1024 / 1024).toFixed(1)} MB`,
   );
 
   const child = startServer(join(work, 'files'));
@@ -391,30 +489,7 @@ async function main(): Promise<void> {
     const idleRss = rssMb(pid);
 
     // ---- 1. spreadsheet import into contract
-    const template = await api(token, 'POST', '/api/upload-templates', {
-      templateCode: 'BENCH_IMPORT',
-      templateName: `Bench ${IMPORT_TARGET}`,
-      category: 'BENCH',
-      targetTable: IMPORT_TARGET,
-      companyCode: COMPANY,
-    });
-    await api(token, 'PUT', `/api/upload-templates/${template.id}/columns`, {
-      columns: TEMPLATE_COLUMNS[IMPORT_TARGET],
-    });
-    const progress = setInterval(() => {
-      api(token, 'GET', `/api/upload-templates/${template.id}/history?pageSize=1`)
-        .then((page) => {
-          const h = page.list[0];
-          if (h) log(`  import progress: ${h.processedCount.toLocaleString('en-US')} rows (${h.status})`);
-        })
-        .catch(() => undefined);
-    }, 5000);
-    const imported = await measured(pid, () =>
-      uploadFile(token, '/api/upload/BENCH_IMPORT', importFile, 'import.xlsx'),
-    ).finally(() => clearInterval(progress));
-    log(
-      `import: ${imported.seconds.toFixed(1)} s, peak RSS ${Math.round(imported.peakRssMb)} MB, ${imported.result.successCount} ok, ${imported.result.errorCount} rejected`,
-    );
+    const imported = IMPORT_ROWS > 0 ? await importPhase(pid, token, importFile) : undefined;
 
     // ---- 2. carrier CSV received and transformed
     await api(token, 'POST', '/api/mapping/profiles', { companyCode: COMPANY, dataFormat: 'CSV' });
@@ -443,15 +518,19 @@ async function main(): Promise<void> {
       api(token, 'POST', '/api/receive/process', { companyCode: COMPANY, settleMonth: MONTH }),
     );
     log(`process (steps 2-3): ${processed.seconds.toFixed(1)} s`);
+    const steps = stepTable(processed);
+    console.table(steps);
     const status = await api(token, 'GET', `/api/receive/status?settleMonth=${MONTH}&companyCode=${COMPANY}`);
 
-    const importOk = imported.seconds < TARGET.importSeconds && imported.peakRssMb < TARGET.importRssMb;
+    const importOk =
+      imported === undefined ||
+      (imported.seconds < TARGET.importSeconds && imported.peakRssMb < TARGET.importRssMb);
     console.log(
       JSON.stringify(
         {
           loadAverage1m: Number(loadavg()[0]!.toFixed(2)),
           idleRssMb: Math.round(idleRss),
-          import: {
+          import: imported && {
             target: IMPORT_TARGET,
             rows: IMPORT_ROWS,
             wallSeconds: Number(imported.seconds.toFixed(2)),
@@ -476,7 +555,7 @@ async function main(): Promise<void> {
             processPeakRssMb: Math.round(processed.peakRssMb),
             processServerCpuSeconds: processed.serverCpuSeconds,
             processPostgresCpuSeconds: processed.postgresCpuSeconds,
-            steps: processed.result.steps,
+            steps,
             status: status.carriers[0],
           },
         },
@@ -492,6 +571,7 @@ async function main(): Promise<void> {
       await exited;
     }
     await rm(work, { recursive: true, force: true });
+    await statPool?.end();
     if (!KEEP) await dropDatabase();
   }
   process.exitCode = exitCode;

@@ -6,6 +6,9 @@
  *   upload each file received by intake's upload code (receiveCarrierFile: spool, hash, layout check, COPY);
  *   run 1  the month again: receiveData, transformData (every raw row mapped onto its ledger row), reconcile,
  *          then calcRecruit/calcMaintain mark each reported row MATCHED or DIFF.
+ *   floor  one COPY of the month's raw rows into a scratch copy of raw_commission_data plus one
+ *          INSERT ... SELECT of as many ledger rows as the month has into a scratch copy of maintain_ledger;
+ *          the month from carrier files (uploads + run 1) is printed against it (issue 28: target <= 2.5 x).
  * Checks: every carrier MATCHED in reconcile, the DIFF ledger rows are exactly the manifest's rows.
  *   pnpm exec tsx bench/settlement-carrier-bench.ts            (from the repo root)
  * Env: BENCH_AGENTS (10000), BENCH_CONTRACTS (1000000), BENCH_SEED (bench), BENCH_TODAY (today, UTC),
@@ -104,6 +107,7 @@ async function main(): Promise<void> {
 
     const store = new FileStore(join(storage, 'files'));
     started = performance.now();
+    const uploadsStarted = started;
     for (const f of files.files) {
       const t = performance.now();
       const spooled = await spoolToTemp(createReadStream(f.path), basename(f.path));
@@ -119,10 +123,13 @@ async function main(): Promise<void> {
         `  upload ${f.fileName}: ${result.rowCount} rows (${result.fileKind}) in ${seconds(performance.now() - t)}`,
       );
     }
-    log(`uploads: ${records} records in ${seconds(performance.now() - started)}`);
+    const uploadsMs = performance.now() - uploadsStarted;
+    log(`uploads: ${records} records in ${seconds(uploadsMs)}`);
 
     log('run 1: the month with the carrier data (steps 1-3 real, then the ledger rows reconciled)');
-    await runMonth('run 1');
+    const run1Started = performance.now();
+    const run1 = await runMonth('run 1');
+    const run1Ms = Number(run1.run.durationMs ?? performance.now() - run1Started);
 
     const { rows: recon } = await pool.query<{
       company_code: string;
@@ -166,6 +173,67 @@ async function main(): Promise<void> {
     if (!same) log(`  expected ${expected.join(' ')}\n  found    ${found.join(' ')}`);
     if (recon.some((r) => r.recon_status !== 'MATCHED'))
       log('reconcile: a carrier is not MATCHED (unexpected)');
+
+    // ---- floor: COPY of the raw rows + INSERT ... SELECT of the ledger rows ----------------------
+    const { copyRows } = await import('../packages/db/src/index.js');
+    const { rows: rawRows } = await pool.query<{ company_code: string; settle_month: string; data_type: string; raw_content: string }>(
+      'SELECT company_code, settle_month, data_type, raw_content FROM raw_commission_data WHERE settle_month = $1',
+      [month],
+    );
+    const { rows: counts } = await pool.query<{ n: string }>(
+      `SELECT (SELECT count(*) FROM recruit_ledger WHERE settle_month = $1) + (SELECT count(*) FROM maintain_ledger WHERE settle_month = $1) AS n`,
+      [month],
+    );
+    const ledgerRows = Number(counts[0]!.n);
+    await pool.query('DROP TABLE IF EXISTS bench_floor_raw');
+    await pool.query('CREATE TABLE bench_floor_raw (LIKE raw_commission_data INCLUDING ALL)');
+    await pool.query('DROP TABLE IF EXISTS bench_floor_ledger');
+    await pool.query('CREATE TABLE bench_floor_ledger (LIKE maintain_ledger INCLUDING ALL)');
+    const { rows: fks } = await pool.query<{ def: string }>(
+      `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint
+        WHERE conrelid = 'maintain_ledger'::regclass AND contype = 'f' ORDER BY conname`,
+    );
+    for (const fk of fks) await pool.query(`ALTER TABLE bench_floor_ledger ADD ${fk.def}`);
+    const copyClient = await pool.connect();
+    let copyMs: number;
+    try {
+      const t = performance.now();
+      await copyRows(
+        copyClient,
+        'bench_floor_raw',
+        ['company_code', 'settle_month', 'data_type', 'raw_content'],
+        rawRows.map((r) => [r.company_code, r.settle_month, r.data_type, r.raw_content]),
+      );
+      copyMs = performance.now() - t;
+    } finally {
+      copyClient.release();
+    }
+    const insertStarted = performance.now();
+    await pool.query(
+      `INSERT INTO bench_floor_ledger (contract_id, agent_id, policy_no, company_code, product_code, insurance_type, commission_year,
+         premium, pay_method, company_rate, company_amount, payout_rate, agent_amount, tax_amount, settle_month, calc_basis)
+       SELECT c.contract_id, c.agent_id, c.policy_no, ic.company_code, p.product_code, p.insurance_type, 2, c.premium, c.pay_cycle,
+              10, round(c.premium * 10 / 100, 2), 50, round(round(c.premium * 10 / 100, 2) * 50 / 100, 2),
+              round(round(round(c.premium * 10 / 100, 2) * 50 / 100, 2) * 3.3 / 100, 2), $1,
+              jsonb_build_object('step', 'calcMaintain', 'rateDate', c.contract_date, 'commissionYear', 2, 'premium', c.premium,
+                                 'companyRate', jsonb_build_object('ratePct', '10'), 'payoutRule', jsonb_build_object('payoutPct', '50'))
+         FROM contract c JOIN product p ON p.product_id = c.product_id JOIN insurance_company ic ON ic.company_id = p.company_id
+        ORDER BY c.contract_id
+        LIMIT $2`,
+      [month, ledgerRows],
+    );
+    const insertMs = performance.now() - insertStarted;
+    await pool.query('DROP TABLE bench_floor_raw');
+    await pool.query('DROP TABLE bench_floor_ledger');
+    const floorMs = copyMs + insertMs;
+    const monthMs = uploadsMs + run1Ms;
+    log(
+      `floor: COPY of ${rawRows.length} raw rows ${seconds(copyMs)} + INSERT ... SELECT of ${ledgerRows} ledger rows ${seconds(insertMs)} = ${seconds(floorMs)}`,
+    );
+    log(
+      `month from carrier files: uploads ${seconds(uploadsMs)} + run 1 ${seconds(run1Ms)} = ${seconds(monthMs)}; ` +
+        `ratio to the floor ${(monthMs / floorMs).toFixed(2)} (target <= 2.5) ${monthMs / floorMs <= 2.5 ? 'OK' : 'MISSED'}`,
+    );
   } finally {
     await workers.stopAll();
     await queues.close();

@@ -1,3 +1,3 @@
 import { packageTestConfig } from '../../vitest.shared.js';
 
-export default packageTestConfig();
+export default packageTestConfig({ maskedScan: true });

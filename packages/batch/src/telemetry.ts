@@ -50,6 +50,13 @@ export const liveWorkers = new Gauge({
 });
 
 type AnyDb = Db | Kysely<Database>;
+
+/**
+ * Scrape-time queries start one microtask late: a scrape runs every collect() in one synchronous pass,
+ * and a query taking a pool connection in that pass would show as "waiting" in the pool gauge
+ * (csp_db_pool_connections) read in the same pass.
+ */
+const afterSynchronousGauges = () => Promise.resolve();
 interface Observed {
   db: AnyDb;
   queues: BatchQueues;
@@ -64,6 +71,7 @@ export const queueJobs = new Gauge({
   async collect() {
     const source = [...observed][0];
     if (!source) return;
+    await afterSynchronousGauges();
     this.reset();
     await Promise.all(
       STEP_NAMES.map(async (step) => {
@@ -82,6 +90,7 @@ export const activeRunAge = new Gauge({
   async collect() {
     const source = [...observed][0];
     if (!source) return;
+    await afterSynchronousGauges();
     const { rows } = await sql<{ age: string | null }>`
       SELECT extract(epoch FROM now() - min(created_at))::text AS age FROM batch_job_log
        WHERE step_name IS NULL AND status IN ('REQUESTED', 'RUNNING')`.execute(source.db);

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Database, Db } from '@csp/db';
+import { trace } from '@opentelemetry/api';
 import { Worker } from 'bullmq';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -129,13 +130,16 @@ export async function startStepWorkers(options: StartStepWorkersOptions): Promis
   let closing: Promise<void> | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'closing batch step workers');
-    close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        logger.error({ err }, 'batch step workers did not close cleanly');
-        process.exit(1);
-      },
-    );
+    close()
+      .then(
+        () => 0,
+        (err: unknown) => {
+          logger.error({ err }, 'batch step workers did not close cleanly');
+          return 1;
+        },
+      )
+      // the spans of the last chunks are still in the batch span processor: export them before exiting
+      .then((code) => flushSpans(logger).then(() => process.exit(code)));
   };
   function close(): Promise<void> {
     closing ??= (async () => {
@@ -156,4 +160,27 @@ export async function startStepWorkers(options: StartStepWorkersOptions): Promis
   }
 
   return { steps: selected, workers, queues, close };
+}
+
+/** How long an exiting worker waits for its last spans to leave (a collector that is down must not hold the exit). */
+const FLUSH_TIMEOUT_MS = 5_000;
+
+/**
+ * Exports the spans still queued in the tracing SDK's batch processor, as the service kit's
+ * flushTracing() does (this package does not depend on the kit): through the global tracer provider,
+ * a no-op when tracing is off. Never rejects.
+ */
+export async function flushSpans(logger: Pick<Logger, 'warn'>): Promise<void> {
+  const provider = trace.getTracerProvider() as { getDelegate?(): { forceFlush?(): Promise<void> } };
+  const flushing = provider.getDelegate?.().forceFlush?.();
+  if (!flushing) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      logger.warn({ timeoutMs: FLUSH_TIMEOUT_MS }, 'tracing flush timed out on exit');
+      resolve();
+    }, FLUSH_TIMEOUT_MS);
+  });
+  await Promise.race([flushing.catch((err: unknown) => logger.warn({ err }, 'tracing flush failed on exit')), timeout]);
+  clearTimeout(timer);
 }

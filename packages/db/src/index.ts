@@ -26,3 +26,17 @@ export {
   type EnsureAdminOptions,
   type EnsureAdminResult,
 } from './bootstrap.js';
+export {
+  SETTLE_MONTH_TABLES,
+  NEVER_ARCHIVED_TABLES,
+  ensureMonthPartitions,
+  monthsAhead,
+  partitionMonths,
+  archivedMonths,
+  archiveMonth,
+  restoreMonth,
+  ArchiveReadPlugin,
+  withArchiveReads,
+  archiveAware,
+  type SettleMonthTable,
+} from './partitions.js';

@@ -24,6 +24,22 @@ export const TEST_ADMIN_PASSWORD = process.env.TEST_ADMIN_PASSWORD ?? 'Admin#123
 
 let baseUrlPromise: Promise<string> | undefined;
 
+/** What a drop hook gets: the database about to be dropped (still intact). */
+export interface DroppingTestDatabase {
+  name: string;
+  url: string;
+}
+const dropHooks = new Set<(database: DroppingTestDatabase) => Promise<void>>();
+
+/**
+ * Runs `hook` before each test database of this process is dropped (e.g. the kit's scan of masked
+ * columns over what the tests wrote). A hook that throws does not keep the database. Returns the remover.
+ */
+export function beforeTestDatabaseDrop(hook: (database: DroppingTestDatabase) => Promise<void>): () => void {
+  dropHooks.add(hook);
+  return () => dropHooks.delete(hook);
+}
+
 /**
  * A fresh database cloned from a migrated template (`csp_tpl_<hash of the migrations>`), with the admin user.
  * The template is built once per migration set, guarded by advisory locks, so parallel workers and packages
@@ -64,6 +80,12 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     pool,
     db: createDb(pool),
     drop: async () => {
+      let hookError: unknown;
+      try {
+        for (const hook of dropHooks) await hook({ name, url });
+      } catch (err) {
+        hookError = err;
+      }
       if (!pool.ended) await pool.end();
       const client = new pg.Client({ connectionString: baseUrl });
       await client.connect();
@@ -72,6 +94,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       } finally {
         await client.end();
       }
+      if (hookError) throw hookError;
     },
   };
 }

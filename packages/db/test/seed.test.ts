@@ -275,15 +275,19 @@ describe('platform seed: grants', () => {
     expect(grants.filter((g) => g.parent_code === 'SYSTEM')).toEqual([]);
   });
 
-  it('AGENT has exactly READ on the recruit, maintain and exception ledgers and the settlement list, READ and CREATE on disputes', async () => {
-    // disputes: DECISIONS "Settlement lifecycle" (V087), row-scoped by ledger-settlement
+  it('AGENT has exactly READ on its ledgers, settlement list, payments and statements, READ and CREATE on disputes and withdraw requests', async () => {
+    // DECISIONS "Settlement lifecycle": disputes (V087) and the agent portal (V088), all row-scoped by the services
     expect((await grantsOf('AGENT')).map(key)).toEqual([
       'DISPUTE:CREATE',
       'DISPUTE:READ',
       'LEDGER_EXCEPTION:READ',
       'LEDGER_MAINTAIN:READ',
       'LEDGER_RECRUIT:READ',
+      'PAYMENT:READ',
       'SETTLE_LIST:READ',
+      'STATEMENT:READ',
+      'WITHDRAW:CREATE',
+      'WITHDRAW:READ',
     ]);
   });
 });

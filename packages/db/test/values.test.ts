@@ -68,6 +68,7 @@ describe('value sets', () => {
     expect(differing).toEqual([]);
     // The groups an administrator maintains freely have no value set (is_system 'N').
     expect(rows.filter((r) => !(r.group_code in sets)).map((r) => r.group_code)).toEqual([
+      'BANK',
       'FILE_TYPE',
       'GRADE_GROUP',
       'HOLD_REASON',

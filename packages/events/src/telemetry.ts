@@ -16,12 +16,20 @@ export const eventsConsumed = new Counter({
 
 const observed = new Set<Kysely<Database>>();
 
+/**
+ * Scrape-time queries start one microtask late: a scrape runs every collect() in one synchronous pass,
+ * and a query taking a pool connection in that pass would show as "waiting" in the pool gauge
+ * (csp_db_pool_connections) read in the same pass.
+ */
+const afterSynchronousGauges = () => Promise.resolve();
+
 export const outboxLag = new Gauge({
   name: 'csp_events_outbox_lag_seconds',
   help: 'Age of the oldest PENDING (unpublished) outbox event, 0 when none',
   async collect() {
     const db = [...observed][0];
     if (!db) return;
+    await afterSynchronousGauges();
     const { rows } = await sql<{ age: string | null }>`
       SELECT extract(epoch FROM now() - min(created_at))::text AS age FROM event_outbox WHERE status = 'PENDING'`.execute(db);
     this.set(rows[0]?.age ? Number(rows[0].age) : 0);
@@ -35,6 +43,7 @@ export const parkedEvents = new Gauge({
   async collect() {
     const db = [...observed][0];
     if (!db) return;
+    await afterSynchronousGauges();
     const rows = await db
       .selectFrom('parked_event')
       .select(['consumer', (eb) => eb.fn.countAll<string>().as('n')])

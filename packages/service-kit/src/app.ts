@@ -23,6 +23,7 @@ import { openApiTransform, openApiTransformObject } from './openapi.js';
 import { rejectBadText } from './text-input.js';
 import { observePool, registerHttpMetrics } from './metrics.js';
 import { registerTracing } from './tracing.js';
+import { readReplica } from './read-db.js';
 
 export type ServiceApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
@@ -130,6 +131,17 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
   await app.register(changeLog, { db: options.db, flushIntervalMs: options.logFlushIntervalMs });
   await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES } });
   await app.register(resourceMeta);
+  await app.register(readReplica, {
+    service: name,
+    db: options.db,
+    pool: options.pool,
+    redis: options.redis,
+    logger: app.log,
+    readUrl: config.DATABASE_READ_URL,
+    maxLagMs: config.DATABASE_READ_MAX_LAG_MS,
+    waitMs: config.DATABASE_READ_WAIT_MS,
+    checkMs: config.DATABASE_READ_CHECK_MS,
+  });
 
   app.get('/v3/api-docs', { config: { ...publicRoute(), accessLog: false }, schema: { hide: true } }, async () =>
     app.swagger(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readDbEnvShape } from './read-db.js';
 
 const DEV_JWT_SECRET = 'dev-only-jwt-secret-not-for-production-0123456789';
 const DEV_ENCRYPT_KEY = 'dev-only-encrypt-key-0123456789a';
@@ -13,6 +14,7 @@ const baseShape = {
   ENCRYPT_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   FILE_STORAGE_DIR: z.string().min(1).default('.data/files'),
+  ...readDbEnvShape,
 };
 
 /** The variables every service reads (docker compose consistency test). */

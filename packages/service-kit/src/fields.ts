@@ -176,11 +176,15 @@ export class Field<T = unknown> {
   encrypted(): this {
     return this.with({ encrypted: true });
   }
-  /** Never in responses or exports (e.g. a hash). */
-  /** The table's primary key when it is a code rather than an `f.id()` (lists only; item routes are hand-written). */
+  /**
+   * The table's primary key when it is a code rather than an `f.id()`: item routes take it as the path
+   * parameter (`GET/PUT/DELETE path/:idParam`), create takes it in the body (declare it `.required()`)
+   * and it never changes afterwards (create-only).
+   */
   key(): this {
-    return this.with({ primaryKey: true, nullable: false, sort: true });
+    return this.with({ primaryKey: true, nullable: false, sort: true, createOnly: true });
   }
+  /** Never in responses or exports (e.g. a hash). */
   hidden(): this {
     return this.with({ hidden: true, export: false });
   }

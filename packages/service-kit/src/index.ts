@@ -115,3 +115,13 @@ export {
   registerTracing,
   currentTraceHeaders,
 } from './tracing.js';
+export {
+  readDb,
+  readTarget,
+  readDbEnvShape,
+  ReadRouting,
+  rywKey,
+  type ReadTarget,
+  type ReplicaStatus,
+  type FallbackReason,
+} from './read-db.js';

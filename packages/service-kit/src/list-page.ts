@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AuthUser } from './auth.js';
 import { toPage, type PageResponse } from './envelope.js';
 import type { AnyDb, AnyQuery, AnyRow, Resource } from './resource-types.js';
+import { probedTotal, probeSearchPage } from './search-probe.js';
+import { readTarget } from './read-db.js';
 
 const TOTAL = '__total';
 
@@ -11,11 +13,19 @@ export interface ListPage<T> extends PageResponse<T> {
   totalEstimated?: boolean;
 }
 
-/** The planner's row count of a table (pg_class.reltuples), or undefined when never analyzed. */
+/**
+ * The planner's row count of a table (pg_class.reltuples), or undefined when never analyzed. A partitioned
+ * table (V130: the month tables) counts its partitions': autovacuum never analyzes the parent itself.
+ */
 async function estimatedRows(db: AnyDb, table: string): Promise<number | undefined> {
-  const { rows } = await sql<{ n: number }>`select reltuples::float8 as n from pg_class where oid = to_regclass(${table})`.execute(db);
+  const { rows } = await sql<{ n: number }>`
+    select case when p.relkind = 'p'
+             then (select case when bool_or(c.reltuples >= 0) then sum(greatest(c.reltuples, 0)) end
+                     from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = p.oid)
+             else p.reltuples end::float8 as n
+      from pg_class p where p.oid = to_regclass(${table})`.execute(db);
   const n = rows[0]?.n;
-  return n === undefined || n < 0 ? undefined : Math.round(n);
+  return n === undefined || n === null || n < 0 ? undefined : Math.round(n);
 }
 
 type Sort = { sortField?: string; sortOrder?: 'ASC' | 'DESC' };
@@ -56,13 +66,27 @@ export async function listPage(
   query: AnyRow & { pageNum: number; pageSize: number },
   user: AuthUser | undefined,
 ): Promise<ListPage<AnyRow>> {
-  const db = app.db as unknown as AnyDb;
+  // The read replica when it is healthy and has this user's last write (read-db.ts), else the primary.
+  const readDb = (await readTarget(app, user?.userId)).db;
+  const db = readDb as unknown as AnyDb;
   const sort = query as Sort;
   const offset = (query.pageNum - 1) * query.pageSize;
-  const base = resource.applyFilters(resource.selectBase(app.db), query, user);
+  const base = resource.applyFilters(resource.selectBase(readDb), query, user);
+  // A frequent keyword on a big table: its first pages come from the first rows of the order (search-probe.ts).
+  const probe = searching(query) ? await probeSearchPage(readDb, resource, query, user) : undefined;
+  if (probe) {
+    const rows = (await resource.orderBy(resource.select(readDb).where(sql.ref(resource.idRef), 'in', probe.ids), sort).execute()) as AnyRow[];
+    const shown = offset + rows.length + (rows.length === query.pageSize ? 1 : 0);
+    return { ...toPage(rows, probedTotal(probe, await estimatedRows(db, resource.table), shown), query), totalEstimated: true };
+  }
   const pageIds = searching(query) ? fencedPageIds(db, resource, base, sort, query.pageSize, offset)
     : resource.orderBy(base, sort).select(sql.ref(resource.idRef).as('page_id')).limit(query.pageSize).offset(offset);
-  const listQuery = resource.orderBy(resource.select(app.db).where(sql.ref(resource.idRef), 'in', pageIds), sort);
+  // The page's rows carry the filters again: redundant for the ids, but a month filter then prunes the
+  // id lookup to the month's partition instead of probing every month's (issue 27).
+  const listQuery = resource.orderBy(
+    resource.applyFilters(resource.select(readDb), query, user).where(sql.ref(resource.idRef), 'in', pageIds),
+    sort,
+  );
 
   const estimate =
     resource.ops.estimateTotal && !resource.isFiltered(query, user) ? await estimatedRows(db, resource.table) : undefined;

@@ -6,7 +6,7 @@ import { envelope, ok } from './envelope.js';
 import { authenticated } from './guard.js';
 import { isNullable, isStored, type FieldSpec } from './fields.js';
 import type { ResourceFieldMeta, ResourceMeta } from './resource-types.js';
-import { CODE_REF_BY_KEY, REF_BY_KEY, REF_TARGETS, SEEDED_CODE_GROUPS, vocabularyLabel, type LocalText, type RefTarget } from './vocabulary.js';
+import { CODE_GROUP_BY_KEY, CODE_REF_BY_KEY, REF_BY_KEY, REF_TARGETS, SEEDED_CODE_GROUPS, vocabularyLabel, type LocalText, type RefTarget } from './vocabulary.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,6 +56,7 @@ export const resourceMetaSchema = z.object({
   menu: z.string(),
   idParam: z.string(),
   idField: z.string(),
+  idType: z.enum(['number', 'string']),
   service: z.string().optional(),
   permissions: z.object({ list: permission, detail: permission, create: permission, update: permission, delete: permission, export: permission }),
   fields: z.array(fieldMeta),
@@ -161,7 +162,10 @@ export function fieldsMetaOf(visible: readonly Entry[], resourceName?: string): 
     const codeGroup =
       s.source.type === 'codeName'
         ? s.source.groupCode
-        : (s.codeGroup ?? groups.get(k) ?? (s.kind === 'enum' && s.enumValues ? codeGroupOfValues(s.enumValues) : undefined));
+        : (s.codeGroup ??
+          groups.get(k) ??
+          (s.kind === 'enum' && s.enumValues ? codeGroupOfValues(s.enumValues) : undefined) ??
+          (s.kind === 'text' || s.kind === 'code' ? CODE_GROUP_BY_KEY[k] : undefined));
     const display = ref
       ? 'ref'
       : s.kind === 'ref'

@@ -115,6 +115,8 @@ export interface ResourceMeta {
   menu: string;
   idParam: string;
   idField: string;
+  /** `number` for an `f.id()`, `string` for a code `.key()`. */
+  idType: 'number' | 'string';
   service?: string;
   permissions: Record<'list' | 'detail' | 'create' | 'update' | 'delete' | 'export', { menu: string; perm: PermCode } | null>;
   fields: ResourceFieldMeta[];
@@ -138,6 +140,10 @@ export interface Resource<Resp extends AnyRow = AnyRow> {
   /** Bare primary-key column for writes; qualified reference for reads. */
   readonly idColumn: string;
   readonly idRef: string;
+  /** `number` (an `f.id()`) or `string` (a code `.key()`): the type of the path parameter and of create's `id`. */
+  readonly idType: 'number' | 'string';
+  /** The path parameter's schema (a positive id, or the key field's text rules). */
+  readonly idSchema: z.ZodType;
   readonly versionColumn?: string;
   readonly schemas: {
     save: z.ZodObject;

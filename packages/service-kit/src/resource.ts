@@ -2,16 +2,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql, type SqlBool } from 'kysely';
 import { z } from 'zod';
-import { AppError, invalid, notFound } from './errors.js';
+import { AppError, duplicate, invalid, notFound } from './errors.js';
 import { envelope, ok, pageResponse } from './envelope.js';
 import { perm } from './guard.js';
-import { zId } from './schemas.js';
 import { listPage } from './list-page.js';
 import { streamBatches } from './cursor.js';
 import { sendSpreadsheet } from './spreadsheet.js';
 import { todayCompact } from './text.js';
 import { compileResource } from './resource-compile.js';
 import { registryOf } from './meta.js';
+import { readTarget } from './read-db.js';
 import { trackResource, writeOnlyGuard } from './write-only.js';
 import type { FieldTable } from './fields.js';
 import type { AnyDb, AnyRow, Resource, ResourceContext, ResourceDeclaration } from './resource-types.js';
@@ -50,12 +50,14 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
   const db = () => app.db as unknown as AnyDb;
   const { idParam, tags, ops } = resource;
   const itemPath = `${resource.path}/:${idParam}`;
-  const params = z.object({ [idParam]: zId });
+  // A numeric id, or a code key (`.key()`): the key field's own rules apply to the path parameter.
+  const params = z.object({ [idParam]: resource.idSchema });
+  const stringKey = resource.idType === 'string';
   const softDelete = ops.delete && ops.delete.mode === 'soft' ? ops.delete : undefined;
   registryOf(app)?.push(resource.meta);
   trackResource(app, resource);
 
-  const idOf = (request: FastifyRequest) => (request.params as Record<string, number>)[idParam]!;
+  const idOf = (request: FastifyRequest) => (request.params as Record<string, number | string>)[idParam]!;
   const context = (request: FastifyRequest, trx: ResourceContext['trx']): ResourceContext => ({
     user: request.user,
     userId: request.user?.userId ?? null,
@@ -64,10 +66,10 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
     trx,
   });
   const changeLog = (request: FastifyRequest, action: 'CREATE' | 'UPDATE' | 'DELETE', id: unknown, before?: unknown, after?: unknown) =>
-    request.changeLog({ menuCode: resource.menu, tableName: resource.table, recordId: id as number, action, before, after });
+    request.changeLog({ menuCode: resource.menu, tableName: resource.table, recordId: id as number | string, action, before, after });
 
   /** The row to update/delete, locked, soft-deleted rows excluded. */
-  const lockRow = (trx: ResourceContext['trx'], id: number) => {
+  const lockRow = (trx: ResourceContext['trx'], id: number | string) => {
     let qb = trx.selectFrom(resource.table).selectAll().where(sql.ref(resource.idColumn), '=', id);
     if (softDelete) qb = qb.where(sql<SqlBool>`${sql.ref(softDelete.column)} is distinct from ${softDelete.value}`);
     return qb.forUpdate().executeTakeFirst() as Promise<AnyRow | undefined>;
@@ -97,8 +99,9 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
       },
       async (request, reply: FastifyReply) => {
         const q = request.query as AnyRow;
-        const qb = resource.orderBy(resource.applyFilters(resource.exportSelect(app.db), q, request.user), q as { sortField?: string });
-        const batches = streamBatches<AnyRow>(app.pool, qb.compile(), EXPORT_BATCH_ROWS);
+        const read = await readTarget(app, request.user?.userId);
+        const qb = resource.orderBy(resource.applyFilters(resource.exportSelect(read.db), q, request.user), q as { sortField?: string });
+        const batches = streamBatches<AnyRow>(read.pool, qb.compile(), EXPORT_BATCH_ROWS);
         return sendSpreadsheet(reply, {
           fileName: `${resource.name}-${todayCompact()}.xlsx`,
           sheetName: resource.name,
@@ -117,7 +120,7 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
     },
     async (request, reply) => {
       const id = idOf(request);
-      const base = resource.applyFilters(resource.select(app.db), {}, request.user);
+      const base = resource.applyFilters(resource.select((await readTarget(app, request.user?.userId)).db), {}, request.user);
       const row = await base.where(sql.ref(resource.idRef), '=', id).executeTakeFirst();
       if (!row) throw notFound(`${resource.name} ${id}`);
       const resp = resource.toResp(row, app.cipher);
@@ -136,7 +139,7 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
           tags,
           summary: `Create ${resource.name}`,
           body: resource.schemas.save,
-          response: { 200: envelope(z.object({ id: z.number() })) },
+          response: { 200: envelope(z.object({ id: stringKey ? z.string() : z.number() })) },
         },
       },
       async (request) => {
@@ -147,9 +150,15 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
             const ctx = context(request, trx);
             await resource.validate?.(body, ctx);
             const values = await resource.toInsert(body, ctx);
+            if (stringKey) {
+              // The key comes from the body: an existing one is B009 (not the unique violation's generic text).
+              const key = values[resource.idColumn];
+              const taken = await trx.selectFrom(resource.table).select(sql.ref(resource.idColumn).as('k')).where(sql.ref(resource.idColumn), '=', key).executeTakeFirst();
+              if (taken) throw duplicate(`${resource.name} ${String(key)} exists already`);
+            }
             return (await trx.insertInto(resource.table).values(values).returningAll().executeTakeFirstOrThrow()) as AnyRow;
           });
-        const id = Number(created[resource.idColumn]);
+        const id = stringKey ? String(created[resource.idColumn]) : Number(created[resource.idColumn]);
         changeLog(request, 'CREATE', id, undefined, created);
         return ok({ id });
       },

@@ -1,10 +1,10 @@
 import { PassThrough, type Writable } from 'node:stream';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
-import ZipStream from 'zip-stream';
 import { money, rate } from './schemas.js';
 import { packageParts, SHEET_PART, SheetXml, type XlsxColumn } from './xlsx-writer.js';
 import { requestLang, textIn, type Lang, type LocalizedText } from './lang.js';
+import { ZipWriter, type ZipStreamEntry } from './zip-writer.js';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -83,26 +83,6 @@ const ZIP_LEVEL = 1;
 const CHUNK_BYTES = 64 * 1024;
 const YIELD_EVERY_ROWS = 1000;
 
-/** Resolves on `event`, or once `out` has closed (client gone, or destroyed with an error). */
-function eventOrClosed(source: NodeJS.EventEmitter, event: string, out: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    if (out.destroyed) return resolve();
-    const done = () => {
-      source.off(event, done);
-      out.off('close', done);
-      resolve();
-    };
-    source.once(event, done);
-    out.once('close', done);
-  });
-}
-
-function addEntry(zip: ZipStream, source: Buffer | PassThrough, name: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    zip.entry(source, { name }, (err) => (err ? reject(err) : resolve()));
-  });
-}
-
 function toXlsxColumns<R>(columns: Array<SpreadsheetColumn<R>>, lang: Lang = 'ko'): Array<XlsxColumn<R>> {
   return columns.map((c) => ({
     header: textIn(c.header, lang),
@@ -114,59 +94,44 @@ function toXlsxColumns<R>(columns: Array<SpreadsheetColumn<R>>, lang: Lang = 'ko
 
 /**
  * Writes an xlsx of all `rows` into `out`: the worksheet XML is generated directly (inline strings, see
- * xlsx-writer.ts) and streamed through zip-stream (native zlib deflate). Rows go out in ~64 KB chunks;
- * the loop waits for 'drain' when the zip entry is full (backpressure from `out`, i.e. the HTTP reply)
- * and yields to the event loop every 1000 rows: memory stays flat whatever the row count. Stops early,
+ * xlsx-writer.ts) and streamed through one native deflate stream into the zip (zip-writer.ts). Rows go
+ * out in ~64 KB chunks; the loop waits when the deflate stream or `out` (the HTTP reply) is full and
+ * yields to the event loop every 1000 rows: memory stays flat whatever the row count. Stops early,
  * closing `rows` (so a cursor is released), when `out` is destroyed. Resolves with the data row count.
  */
-export async function writeSpreadsheet<R>(out: PassThrough, options: SheetRequest<R>): Promise<number> {
-  const zip = new ZipStream({ zlib: { level: ZIP_LEVEL } });
-  let zipError: Error | undefined;
-  zip.on('error', (err: Error) => {
-    zipError = err;
-    out.destroy(err);
-  });
-  zip.pipe(out);
-  const sheetSource = new PassThrough({ highWaterMark: 256 * 1024 });
+export async function writeSpreadsheet<R>(out: Writable, options: SheetRequest<R>): Promise<number> {
+  const zip = new ZipWriter(out, ZIP_LEVEL);
+  let sheet: ZipStreamEntry | undefined;
   let progress = { count: 0, completed: false };
   try {
-    progress = await writeParts(zip, sheetSource, out, options);
-  } finally {
-    if (!progress.completed) {
-      sheetSource.destroy();
-      zip.unpipe();
-      zip.destroy();
+    for (const [name, xml] of packageParts(options.sheetName ?? 'Sheet1')) {
+      await zip.addBuffer(name, Buffer.from(xml));
+      if (out.destroyed) return 0;
     }
+    sheet = await zip.beginStream(SHEET_PART);
+    progress = await writeSheet(sheet, out, options);
+    if (progress.completed) {
+      await sheet.end();
+      await zip.finish();
+    }
+  } finally {
+    // A failure (the rows' source, the zip) rejects; the caller ends `out` (sendSpreadsheet destroys it).
+    if (!progress.completed) sheet?.destroy();
   }
-  if (zipError) throw zipError;
   return progress.count;
 }
 
-async function writeParts<R>(
-  zip: ZipStream,
-  sheetSource: PassThrough,
-  out: PassThrough,
+async function writeSheet<R>(
+  entry: ZipStreamEntry,
+  out: Writable,
   options: SheetRequest<R>,
 ): Promise<{ count: number; completed: boolean }> {
-  const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
   let count = 0;
-  for (const [name, xml] of packageParts(options.sheetName ?? 'Sheet1')) {
-    await Promise.race([addEntry(zip, Buffer.from(xml), name), closed]);
-    if (out.destroyed) return { count, completed: false };
-  }
-  const sheetWritten = addEntry(zip, sheetSource, SHEET_PART);
-  sheetWritten.catch(() => undefined); // a zip error also arrives as its 'error' event
-
   const sheet = new SheetXml(toXlsxColumns(options.columns, options.lang));
   // Each row is encoded into the chunk's buffer as it is made: joining thousands of row strings
   // into one string per chunk first cost more than everything else of the export (measured).
   const chunk = new ChunkBuffer(CHUNK_BYTES);
   chunk.add(sheet.head());
-  /** A full chunk goes to the zip entry (waiting for 'drain'). */
-  const flush = async (): Promise<void> => {
-    const more = sheetSource.write(chunk.take());
-    if (!more) await eventOrClosed(sheetSource, 'drain', out);
-  };
   /** Adds one row; true when the chunk must go out or the event loop is due (kept synchronous: no await per row). */
   const added = (row: R): boolean => {
     chunk.add(sheet.row(row));
@@ -174,7 +139,7 @@ async function writeParts<R>(
     return chunk.full || count % YIELD_EVERY_ROWS === 0;
   };
   const pause = async (): Promise<void> => {
-    if (chunk.full) await flush();
+    if (chunk.full) await entry.write(chunk.take());
     if (count % YIELD_EVERY_ROWS === 0) await yieldToEventLoop();
   };
   if ('batches' in options) {
@@ -191,14 +156,9 @@ async function writeParts<R>(
     }
   }
   if (out.destroyed) return { count, completed: false };
-
   chunk.add(sheet.tail());
-  sheetSource.end(chunk.take());
-  await Promise.race([sheetWritten, closed]);
-  if (out.destroyed) return { count, completed: false };
-  zip.finalize();
-  await eventOrClosed(zip, 'end', out);
-  return { count, completed: !out.destroyed || out.writableFinished };
+  await entry.write(chunk.take());
+  return { count, completed: !out.destroyed };
 }
 
 /** UTF-8 bytes of the rows, written into one buffer per chunk (a row too large for the rest gets its own). */

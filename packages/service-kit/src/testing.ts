@@ -7,7 +7,18 @@ import type { Db } from '@csp/db';
 import { createTestDatabase } from '@csp/db/testing';
 import { loadServiceConfig, type ServiceConfig } from './config.js';
 import { signAccessToken, type AuthUser } from './auth.js';
+import { TEST_ENCRYPT_KEY } from './masked-scan.js';
 
+export {
+  scanDatabase,
+  readMaskedScanReports,
+  maskedScanFailure,
+  WRITE_ONLY_COLUMNS,
+  type ScanColumn,
+  type DatabaseScan,
+  type MaskedFinding,
+  type SuiteScanSummary,
+} from './masked-scan.js';
 export {
   runWriteOnlyRoundTrip,
   scanMaskedColumns,
@@ -30,7 +41,7 @@ export {
 
 /** The JWT secret test contexts sign with (48 bytes). */
 export const TEST_JWT_SECRET = 'test-jwt-secret-for-integration-tests-0123456789';
-export const TEST_ENCRYPT_KEY = 'test-encrypt-key-0123456789abcde';
+export { TEST_ENCRYPT_KEY };
 
 export interface TestDeps {
   config: ServiceConfig;

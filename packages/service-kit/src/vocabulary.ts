@@ -732,6 +732,14 @@ export const REF_TARGETS: Readonly<Record<string, RefTarget>> = {
 };
 
 /**
+ * Common-code groups by field key for text fields that hold a code without declaring its group (a bank code
+ * of any table reads as the bank's name). A field's own `.codes(group)` wins.
+ */
+export const CODE_GROUP_BY_KEY: Readonly<Record<string, string>> = {
+  bankCode: 'BANK',
+};
+
+/**
  * The target of a reference field by its key, when the field does not name one (`f.ref('Agent')`).
  * Keys naming rows of several tables (ledgerId, targetId, sourceId, runId ...) have no entry: they are
  * plain numbers unless the field names its target.

@@ -105,11 +105,21 @@ const registered = new WeakMap<object, Resource[]>();
 // Keyed by the app's resource registry (one array shared by the root and its plugin instances).
 const registryKey = (app: FastifyInstance<any, any, any, any, any>): object => registryOf(app) ?? app;
 
+// Every resource registered in this process with its app's cipher: the masked-column scan run
+// before a test database is dropped (masked-scan.ts).
+const inProcess: Array<{ resource: Resource; cipher: () => FieldCipher | undefined }> = [];
+
 /** Called by `registerResource`: the resources of an app, for the write-only round-trip test. */
 export function trackResource(app: FastifyInstance<any, any, any, any, any>, resource: Resource): void {
   const list = registered.get(registryKey(app)) ?? [];
   list.push(resource);
   registered.set(registryKey(app), list);
+  inProcess.push({ resource, cipher: () => (app as FastifyInstance & { cipher?: FieldCipher }).cipher });
+}
+
+/** Every field-table resource registered by any app of this process, with that app's cipher. */
+export function resourcesOfProcess(): ReadonlyArray<{ resource: Resource; cipher: () => FieldCipher | undefined }> {
+  return inProcess;
 }
 
 /** The field-table resources registered on an app or any of its plugins (`registerResource`). */

@@ -1,5 +1,5 @@
 /**
- * The SpreadsheetML parts of a one-sheet xlsx, written as text (the zip container is zip-stream's).
+ * The SpreadsheetML parts of a one-sheet xlsx, written as text (the zip container is zip-writer.ts's).
  * Parts and elements used, ECMA-376 Part 1 (https://ecma-international.org/publications-and-standards/standards/ecma-376/):
  * §12.3.23 workbook, §12.3.24 worksheet, §12.3.20 styles; §18.2.27 workbook/sheets, §18.3.1.99 worksheet,
  * §18.3.1.13 cols, §18.3.1.87 sheetView/pane, §18.3.1.73 row, §18.3.1.4 c (cell), §18.18.11 ST_CellType

@@ -100,7 +100,9 @@ describe('partial updates, like and bool filters, typed computed json', () => {
     expect((await call('GET', '/api/colors/RED')).statusCode).toBe(404);
   });
 
-  it('a code key with item routes left on is refused at declaration', () => {
-    expect(() => defineResource({ name: 'X', path: '/api/x', table: 'x', menu: DEMO_MENU, fields: { code: f.code().key() } })).toThrow(/declares create, update, detail and delete false/);
+  it('a code key that create cannot fill (not required) is refused at declaration', () => {
+    expect(() => defineResource({ name: 'X', path: '/api/x', table: 'x', menu: DEMO_MENU, fields: { code: f.code().key() } })).toThrow(
+      /the key code is given on create: declare it .required\(\) \(or create: false\)/,
+    );
   });
 });

@@ -146,5 +146,8 @@ describe('a field-table resource with masked and encrypted fields', () => {
     expect(scan.findings).toEqual([]);
     await sql`update demo_contact set memo = 'x', phone = '010-****-1111' where contact_id = (select min(contact_id) from demo_contact)`.execute(ctx.db);
     expect((await scanMaskedColumns(ctx.app)).findings).toHaveLength(1);
+    // the planted value is this test's own: taken back before the suite's scan (vitest.shared.ts maskedScan) sees it
+    await sql`update demo_contact set phone = null where phone = '010-****-1111'`.execute(ctx.db);
+    expect((await scanMaskedColumns(ctx.app)).findings).toEqual([]);
   });
 });

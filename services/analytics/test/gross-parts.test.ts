@@ -97,6 +97,22 @@ describe('the parts of gross in the KPI and reports', () => {
     expect(p2).toMatchObject({ overrideAmount: '77.70', otherAmount: '0.33', correctionAmount: '-50.00', grossAmount: '28.03' });
   });
 
+  it('carries other commission, corrections and exceptions in the cumulative KPI: p1, p2 and team Q up to 202407 by hand', async () => {
+    const agents = (await get('/api/kpi/cumulative?settleMonth=202407&scope=AGENT&pageSize=500')).list;
+    const of = (agentId: number) => agents.find((r: any) => r.agentId === agentId);
+    expect(of(ids.p1!)).toMatchObject({
+      monthsCount: 1, recruitTotal: '1000.00', maintainTotal: '200.00', overrideTotal: '0.00', otherTotal: '123.45',
+      correctionTotal: '10.01', exceptionPlusTotal: '5.00', exceptionMinusTotal: '2.50', chargebackTotal: '300.00', grossTotal: '1035.96',
+    });
+    expect(of(ids.p2!)).toMatchObject({ overrideTotal: '77.70', otherTotal: '0.33', correctionTotal: '-50.00', grossTotal: '28.03' });
+    const orgs = (await get('/api/kpi/cumulative?settleMonth=202407&scope=ORG&pageSize=500')).list;
+    // Team Q = p1 + p2: 1000.00 + 200.00 + 77.70 + 123.78 - 39.99 + 5.00 - 2.50 - 300.00 = 1063.99
+    expect(orgs.find((r: any) => r.orgId === ids.q)).toMatchObject({
+      recruitTotal: '1000.00', maintainTotal: '200.00', overrideTotal: '77.70', otherTotal: '123.78', correctionTotal: '-39.99',
+      exceptionPlusTotal: '5.00', exceptionMinusTotal: '2.50', chargebackTotal: '300.00', grossTotal: '1063.99',
+    });
+  });
+
   it('adds the parts up to gross, to the cent, on every monthly, organization, agent and organization report row of the books', async () => {
     const monthly = (await get('/api/kpi/monthly?pageSize=100')).list;
     const orgKpi = (await get('/api/kpi/organization?pageSize=500')).list;
@@ -110,5 +126,15 @@ describe('the parts of gross in the KPI and reports', () => {
     for (const r of orgKpi) partsAddUp(r, TOTALS, 'grossTotal');
     for (const r of orgs) partsAddUp(r, TOTALS, 'grossTotal');
     for (const r of agents) partsAddUp(r, AMOUNTS, 'grossAmount');
+  });
+
+  it('adds the parts up to gross, to the cent, on every cumulative row (agent and organization) of every month of the books', async () => {
+    const rows = (await get('/api/kpi/cumulative?pageSize=1000')).list;
+    const months = new Set(rows.map((r: any) => r.settleMonth));
+    expect([...months].sort()).toEqual(['202405', '202406', '202407']);
+    const orgKpi = (await get('/api/kpi/organization?settleMonthFrom=202407&settleMonthTo=202407&pageSize=500')).list;
+    expect(rows.filter((r: any) => r.settleMonth === '202407' && r.scope === 'ORG')).toHaveLength(orgKpi.length);
+    expect(rows.filter((r: any) => r.settleMonth === '202407' && r.scope === 'AGENT').length).toBeGreaterThanOrEqual(3);
+    for (const r of rows) partsAddUp(r, TOTALS, 'grossTotal');
   });
 });

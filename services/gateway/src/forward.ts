@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest, RawServerBase } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import { context, propagation, trace } from '@opentelemetry/api';
 import type { Readable } from 'node:stream';
 import type { Dispatcher, Pool } from 'undici';
+import { injectTraceContext, requestTraceContext } from '@csp/service-kit/ops';
 import { failure } from './envelope.js';
 import type { ServiceName } from './route-table.js';
 
@@ -32,9 +32,9 @@ function upstreamHeaders(request: AnyRequest): IncomingHttpHeaders {
   headers['x-forwarded-for'] = forwardedFor ? `${String(forwardedFor)}, ${request.ip}` : request.ip;
   headers['x-forwarded-proto'] = request.protocol;
   if (request.host) headers['x-forwarded-host'] = request.host;
-  // W3C trace context of the gateway's span, so the service's span joins the same trace.
-  const ctx = context.active();
-  if (trace.getSpan(ctx)?.isRecording()) propagation.inject(ctx, headers);
+  // W3C trace context of the gateway's request span (taken from the request: no async context needed),
+  // so the service's span joins the same trace.
+  injectTraceContext(headers, requestTraceContext(request));
   return headers;
 }
 

@@ -3,7 +3,9 @@ import { buildGatewayApp } from './app.js';
 import { loadGatewayConfig } from './config.js';
 
 const config = loadGatewayConfig();
-await startTracing('gateway');
+// The gateway hands each request's span context to the forwarder explicitly (forward.ts), so it needs no
+// AsyncLocalStorage: the synchronous context spares the async hooks on every promise of every request.
+await startTracing('gateway', process.env, { synchronousContext: true });
 const app = await buildGatewayApp(config, {
   logger: {
     level: config.logLevel,

@@ -13,6 +13,8 @@ import { registerIncentiveRoutes } from './incentives/incentive.routes.js';
 import { registerLedgerRoutes } from './ledgers/ledgers.routes.js';
 import { registerOtherCommissionRoutes } from './other-commissions/other-commission.routes.js';
 import { registerPeriodCloseRoutes } from './period-closes/period-close.routes.js';
+import { registerPartitionRoutes } from './period-closes/partitions.routes.js';
+import { registerArchiveReads } from './period-closes/partitions.service.js';
 import { registerClosedMonthRunGuard } from './period-closes/run-guard.js';
 import { registerSettleRoutes } from './settle/settle.routes.js';
 import { registerTaxInvoiceRoutes } from './tax-invoices/tax-invoice.routes.js';
@@ -32,6 +34,8 @@ const AREAS: Array<(app: ServiceApp, deps: AreaDeps) => Promise<void>> = [
   registerLedgerRoutes,
   // settlement lifecycle (issue 15)
   registerPeriodCloseRoutes,
+  // month partitions: maintenance job, archive and restore of closed years (issue 27)
+  registerPartitionRoutes,
   registerCorrectionRoutes,
   registerDisputeRoutes,
   registerHoldRoutes,
@@ -48,6 +52,7 @@ const AREAS: Array<(app: ServiceApp, deps: AreaDeps) => Promise<void>> = [
 
 export async function registerAreas(app: ServiceApp, deps: AreaDeps): Promise<void> {
   registerClosedMonthRunGuard(app);
+  registerArchiveReads(app);
   for (const area of AREAS) {
     await app.register(async (scope) => area(scope.withTypeProvider<ZodTypeProvider>(), deps));
   }

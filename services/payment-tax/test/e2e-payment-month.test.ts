@@ -378,6 +378,14 @@ describe('a month paid end to end through the gateway', () => {
     expect(amounts).toEqual([
       ['Recruit', 'P-101 PR-1', 700000],
       ['Maintain', 'P-102 PR-1', 300000],
+      ['Part of gross', 'Recruit', 1000000],
+      ['Part of gross', 'Maintain', 0],
+      ['Part of gross', 'Override', 0],
+      ['Part of gross', 'Other commission', 0],
+      ['Part of gross', 'Correction', 0],
+      ['Part of gross', 'Exception plus', 0],
+      ['Part of gross', 'Exception minus', 0],
+      ['Part of gross', 'Chargeback', 0],
       ['Gross', '1 payment(s)', 1000000],
       ['Income tax', 'withheld', 33000],
       ['Local income tax', 'withheld', 3300],
@@ -415,7 +423,8 @@ describe('a month paid end to end through the gateway', () => {
     ]);
     const taxable = list.body.data.list[1];
     const rows = await readSheet((await p.call('GET', `/api/statements/${taxable.statementId}/download`)).raw);
-    const cells = Object.fromEntries(rows.filter((r) => typeof r[3] === 'number').map((r) => [r[0], r[3]]));
+    const cells = Object.fromEntries(rows.filter((r) => typeof r[3] === 'number' && r[0] !== 'Part of gross').map((r) => [r[0], r[3]]));
+    expect(rows.find((r) => r[0] === 'Part of gross' && r[1] === 'Recruit')?.[3]).toBe(123456.78);
     expect(cells).toEqual({ Adjustment: 123456.78, Gross: 123456.78, 'Income tax': 4074, 'Local income tax': 407, VAT: 12345.68, Deductions: 0, Net: 131321.46 });
     const excel = await p.call('GET', `/api/statements/excel?settleMonth=${MONTH}`);
     expect(excel.status).toBe(200);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmedSettlement, seedAgents } from './book.js';
-import { startPlatform, type Platform } from './api-platform.js';
+import { readSheet, startPlatform, type Platform } from './api-platform.js';
 
 /**
  * Payments and statements carry every part of gross (issue 23 item 2, DECISIONS "Settlement lifecycle"),
@@ -96,6 +96,32 @@ describe('the parts of gross on payments and statements', () => {
       grossAmount: '1066.26',
       netAmount: '1027.26',
     });
+  });
+
+  it('writes each part of gross as a row of the statement spreadsheet, and the rows add up to its Gross cell to the cent', async () => {
+    const issued = await p.call('POST', '/api/statements/generate', { agentId: ids.full, settleMonth: MONTH });
+    const rows = await readSheet((await p.call('GET', `/api/statements/${issued.body.data.statementId}/download`)).raw);
+    const parts = rows.filter((r) => r[0] === 'Part of gross').map((r) => [r[1], r[3]]);
+    expect(parts).toEqual([
+      ['Recruit', 1000],
+      ['Maintain', 200],
+      ['Override', 30.3],
+      ['Other commission', 123.45],
+      ['Correction', 10.01],
+      ['Exception plus', 5],
+      ['Exception minus', -2.5],
+      ['Chargeback', -300],
+    ]);
+    const gross = rows.find((r) => r[0] === 'Gross')!;
+    expect(gross[3]).toBe(1066.26);
+    // 100000 + 20000 + 3030 + 12345 + 1001 + 500 - 250 - 30000 = 106626 cents
+    const partCents = parts.reduce((acc, [, amount]) => acc + Math.round((amount as number) * 100), 0);
+    expect(partCents).toBe(106626);
+    expect(partCents).toBe(Math.round((gross[3] as number) * 100));
+    // The parts come after the lines and before Gross, each a number cell.
+    const at = (section: string) => rows.findIndex((r) => r[0] === section);
+    expect(at('Adjustment')).toBeLessThan(at('Part of gross'));
+    expect(rows.findLastIndex((r) => r[0] === 'Part of gross')).toBeLessThan(at('Gross'));
   });
 
   it('adds the parts up to the amount on every payment and to gross on every statement, to the cent', async () => {

@@ -58,12 +58,13 @@ describe('payments: refusals and the failed-transfer path', () => {
     expect(await countPayments('202502')).toBe(2);
   });
 
-  it('rejects a malformed month with E411 and a user without the grant with E403', async () => {
+  it('rejects a malformed month with E411 and a user without the generate grant with E403', async () => {
     const bad = await p.call('POST', '/api/payments/generate?settleMonth=2025-02');
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('E411');
     expect(bad.body.data.errors[0].field).toBe('settleMonth');
-    const agent = await p.call('GET', '/api/payments', undefined, await p.ctx.tokenFor('AGENT'));
+    // AGENT reads its own payments (V088, agent-portal.test.ts) but holds no grant to generate them.
+    const agent = await p.call('POST', '/api/payments/generate?settleMonth=202502', undefined, await p.ctx.tokenFor('AGENT'));
     expect(agent.status).toBe(403);
     expect(agent.body.code).toBe('E403');
   });

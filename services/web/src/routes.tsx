@@ -22,6 +22,11 @@ const MappingWizardPage = lazy(() => import('./workflows/intake/mapping-wizard-p
 const RolesPage = lazy(() => import('./workflows/roles/roles-page.js'));
 const PermissionMatrixPage = lazy(() => import('./workflows/roles/permission-matrix-page.js'));
 const UsersPage = lazy(() => import('./workflows/users/users-page.js'));
+const ConfigPage = lazy(() => import('./workflows/config/config-page.js'));
+const MyExplainPage = lazy(() => import('./workflows/portal/my-explain-page.js'));
+const MyDisputesPage = lazy(() => import('./workflows/portal/my-disputes-page.js'));
+const MyStatementsPage = lazy(() => import('./workflows/portal/my-statements-page.js'));
+const MyWithdrawPage = lazy(() => import('./workflows/portal/my-withdraw-page.js'));
 
 function RouteError() {
   return <ErrorNotice error={useRouteError()} />;
@@ -64,7 +69,13 @@ export const router = createBrowserRouter([
       { path: 'receive/mapping/wizard', element: <MappingWizardPage /> },
       { path: 'system/roles', element: <RolesPage /> },
       { path: 'system/users', element: <UsersPage /> },
+      { path: 'system/config', element: <ConfigPage /> },
       { path: 'system/roles/:roleId/permissions', element: <PermissionMatrixPage /> },
+      // The agent portal (AGENT-only users; the layout refuses these to everyone else).
+      { path: 'my/settle/:settleId', element: <MyExplainPage /> },
+      { path: 'my/disputes', element: <MyDisputesPage /> },
+      { path: 'my/statements', element: <MyStatementsPage /> },
+      { path: 'my/withdraw', element: <MyWithdrawPage /> },
       { path: '*', element: <ResourcePage /> },
     ],
   },

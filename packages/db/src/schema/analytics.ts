@@ -131,6 +131,11 @@ export interface KpiCumulativeTable {
   recruit_total: DefaultedNumeric;
   maintain_total: DefaultedNumeric;
   override_total: DefaultedNumeric;
+  /** V072: the other parts of gross, as kpi_monthly */
+  other_total: DefaultedNumeric;
+  correction_total: DefaultedNumeric;
+  exception_plus_total: DefaultedNumeric;
+  exception_minus_total: DefaultedNumeric;
   chargeback_total: DefaultedNumeric;
   gross_total: DefaultedNumeric;
   tax_total: DefaultedNumeric;

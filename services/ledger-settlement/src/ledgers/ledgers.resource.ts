@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { APPROVE_STATUSES, LEDGER_STATUSES, RECONCILE_STATUSES } from '@csp/db';
+import { APPROVE_STATUSES, LEDGER_STATUSES, RECONCILE_STATUSES, archiveAware } from '@csp/db';
 import { defineResource, f } from '@csp/service-kit';
 
 const EXCEPTION_STATUSES = ['NEW', 'APPLIED', 'CANCELLED'] as const;
@@ -20,7 +20,7 @@ function commissionLedger(name: string, table: 'recruit_ledger' | 'maintain_ledg
     ...read,
     export: 'EXPORT',
     bigTable: true,
-    baseQuery: (db) => db.selectFrom(`${table} as l`).leftJoin('agent as a', 'a.agent_id', 'l.agent_id'),
+    baseQuery: (db) => archiveAware(db).selectFrom(`${table} as l`).leftJoin('agent as a', 'a.agent_id', 'l.agent_id'),
     fields: {
       ledgerId: f.id().label('Ledger ID'),
       settleMonth: f.month().nullable(false).filter().sort().label('Settle month'),
@@ -69,7 +69,7 @@ export const exceptionLedgerResource = defineResource({
   tags: ['Ledger'],
   ...read,
   baseQuery: (db) =>
-    db
+    archiveAware(db)
       .selectFrom('exception_ledger as e')
       .leftJoin('agent as a', 'a.agent_id', 'e.agent_id')
       .leftJoin('exception_type_code as t', 't.exception_code', 'e.exception_code'),

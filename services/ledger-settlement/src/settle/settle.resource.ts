@@ -1,4 +1,4 @@
-import { SETTLE_STATUSES } from '@csp/db';
+import { SETTLE_STATUSES, archiveAware } from '@csp/db';
 import { defineResource, f } from '@csp/service-kit';
 
 export { SETTLE_STATUSES };
@@ -19,7 +19,7 @@ export const settleResource = defineResource({
   update: false,
   delete: false,
   baseQuery: (db) =>
-    db
+    archiveAware(db)
       .selectFrom('settle_master as s')
       .leftJoin('agent as a', 'a.agent_id', 's.agent_id')
       .leftJoin('organization as o', 'o.org_id', 'a.org_id')

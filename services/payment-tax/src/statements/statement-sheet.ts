@@ -1,6 +1,6 @@
 import { moneyColumn, writeSpreadsheet, type SpreadsheetColumn } from '@csp/service-kit';
 import type { FileStore, StoredFile } from '../common/file-store.js';
-import type { StatementData, StatementLine } from './statements.repository.js';
+import type { StatementData, StatementFigures, StatementLine } from './statements.repository.js';
 
 const TITLES = { MONTHLY: 'Commission statement', ANNUAL: 'Annual commission statement', PROOF: 'Income proof' } as const;
 
@@ -12,10 +12,35 @@ export const STATEMENT_COLUMNS: Array<SpreadsheetColumn<StatementLine>> = [
 ];
 
 const isZero = (amount: string) => /^-?0*(\.0*)?$/.test(amount);
+/** The amount with its sign turned (a decimal string; 0 stays unsigned). */
+const negated = (amount: string) => (isZero(amount) ? amount.replace(/^-/, '') : amount.startsWith('-') ? amount.slice(1) : `-${amount}`);
+
+export const PART_SECTION = 'Part of gross';
 
 /**
- * The rows of a statement: who and when, the lines that make up gross (signed as they count), then
- * gross, taxes, deductions and net exactly as the payments carry them. Money cells are numbers.
+ * Each part of gross as a row (DECISIONS "Settlement lifecycle"), signed as it counts: the rows add up
+ * to the Gross row to the cent. Payments without a settlement row have no parts; their amount is a row
+ * of its own when there are any.
+ */
+export function grossPartRows({ parts, unsettled }: Pick<StatementFigures, 'parts' | 'unsettled'>): StatementLine[] {
+  const part = (item: string, amount: string, reference = ''): StatementLine => ({ section: PART_SECTION, item, reference, amount });
+  const rows = [
+    part('Recruit', parts.recruit_total),
+    part('Maintain', parts.maintain_total),
+    part('Override', parts.override_total),
+    part('Other commission', parts.other_total, 'collection, renewal, reinstatement, persistency, appointment, incentive'),
+    part('Correction', parts.correction_total, 'approved corrections booked into the month'),
+    part('Exception plus', parts.exception_plus),
+    part('Exception minus', negated(parts.exception_minus), 'deducted'),
+    part('Chargeback', negated(parts.chargeback_total), 'deducted'),
+  ];
+  if (!isZero(unsettled)) rows.push(part('Not from a settlement row', unsettled, 'payments without a settlement row'));
+  return rows;
+}
+
+/**
+ * The rows of a statement: who and when, the lines that make up gross (signed as they count), each part
+ * of gross, then gross, taxes, deductions and net exactly as the payments carry them. Money cells are numbers.
  */
 export function statementRows(data: StatementData, issuedOn: string): StatementLine[] {
   const { scope, figures: f } = data;
@@ -32,6 +57,8 @@ export function statementRows(data: StatementData, issuedOn: string): StatementL
   ];
   if (!isZero(f.adjustment)) rows.push(money('Adjustment', f.adjustment, 'Corrections and other commission', 'gross minus the lines above'));
   rows.push(
+    text('', ''),
+    ...grossPartRows(f),
     text('', ''),
     money('Gross', f.gross, `${f.paymentCount} payment(s)`),
     money('Income tax', f.incomeTax, 'withheld'),

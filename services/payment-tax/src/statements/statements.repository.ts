@@ -31,6 +31,8 @@ export interface StatementFigures {
   parts: GrossParts;
   /** Gross minus the explained lines (settlement corrections): shown as its own line when not 0. */
   adjustment: string;
+  /** Gross minus the parts (payments without a settlement row): shown as its own part when not 0. */
+  unsettled: string;
 }
 
 /**
@@ -185,6 +187,7 @@ export class StatementRepository {
       net: string;
       payment_count: number;
       adjustment: string;
+      unsettled: string;
     } & GrossParts>`
       WITH f AS (
         SELECT p.agent_id, sum(p.amount) AS gross, sum(p.income_tax_amount) AS income_tax, sum(p.local_tax_amount) AS local_tax,
@@ -194,7 +197,9 @@ export class StatementRepository {
         WHERE p.settle_month BETWEEN ${from} AND ${to} AND p.status <> 'FAIL' AND p.agent_id = ANY(${agentIds}::bigint[])
         GROUP BY p.agent_id
       )
-      SELECT f.*, a.agent_name, f.gross - (${lineSum}) AS adjustment
+      SELECT f.*, a.agent_name, f.gross - (${lineSum}) AS adjustment,
+             f.gross - (f.recruit_total + f.maintain_total + f.override_total + f.other_total + f.correction_total
+                        + f.exception_plus - f.exception_minus - f.chargeback_total) AS unsettled
       FROM f JOIN agent a ON a.agent_id = f.agent_id`.execute(this.db);
     const { rows: lines } = await (monthly ? monthlyLines(from, agentIds) : annualLines(from, to, agentIds)).execute(this.db);
     const { rows: deductions } = await sql<{ agent_id: number; type_name: string; description: string | null; amount: string; settle_month: string }>`
@@ -222,6 +227,7 @@ export class StatementRepository {
           paymentCount: f.payment_count,
           parts: Object.fromEntries(GROSS_PART_COLUMNS.map((c) => [c, f[c]])) as GrossParts,
           adjustment: f.adjustment,
+          unsettled: f.unsettled,
         },
         lines: [],
         deductions: [],

@@ -6,8 +6,10 @@ import {
   invalid,
   isoTimestamp,
   ok,
+  notFound,
   perm,
   registerResource,
+  restrictToOwnAgent,
   XLSX_CONTENT_TYPE,
   zId,
   zSettleMonth,
@@ -122,6 +124,15 @@ export async function statementRoutes(app: ServiceApp): Promise<void> {
       schema: { tags, summary: 'The statement spreadsheet (binary xlsx); the statement becomes DOWNLOADED', params },
     },
     async (request, reply) => {
+      // An AGENT user downloads only its own statements (as the list and detail show only those).
+      if (restrictToOwnAgent.applies(request.user)) {
+        const own = await restrictToOwnAgent(
+          app.db.selectFrom('commission_statement as cs').select('cs.statement_id').where('cs.statement_id', '=', request.params.id),
+          request.user,
+          ['cs.agent_id'],
+        ).executeTakeFirst();
+        if (!own) throw notFound(`Statement ${request.params.id}`);
+      }
       const { before, after, fileName, opened } = await service.download(request.params.id);
       request.changeLog({ menuCode: MENU, tableName: 'commission_statement', recordId: request.params.id, action: 'UPDATE', before, after });
       return reply

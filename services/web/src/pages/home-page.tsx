@@ -1,11 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, List, Row, Typography } from 'antd';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client.js';
 import { unwrap, type PageResponse } from '../api/envelope.js';
 import { useAuth } from '../auth/auth.js';
 import { useI18n } from '../i18n/i18n.js';
+import { Loading } from '../shell/app-layout.js';
 import { useMyMenus } from '../shell/menus.js';
+import { isAgentOnly } from '../workflows/portal/portal-access.js';
 import { MonthCloseCard } from './month-close-card.js';
 
 interface Notice {
@@ -16,7 +19,21 @@ interface Notice {
   createdAt: string;
 }
 
+const MySettlementPage = lazy(() => import('../workflows/portal/my-settlement-page.js'));
+
+/** An AGENT-only user lands on "my settlement" (the agent portal); everyone else on the operator home. */
 export default function HomePage() {
+  const { user } = useAuth();
+  return isAgentOnly(user) ? (
+    <Suspense fallback={<Loading />}>
+      <MySettlementPage />
+    </Suspense>
+  ) : (
+    <OperatorHome />
+  );
+}
+
+function OperatorHome() {
   const { t, menuName } = useI18n();
   const { user } = useAuth();
   const { menus } = useMyMenus();

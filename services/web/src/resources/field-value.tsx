@@ -1,9 +1,13 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { useI18n } from '../i18n/i18n.js';
 import { formatDate, formatMoney, formatMonth, formatRate, formatTimestamp } from '../shared/format.js';
 import { StatusTag } from '../shared/status-tag.js';
 import { useCodeOptions } from './codes.js';
-import { displayKind, type FieldMeta } from './meta.js';
+import { useMyMenus } from '../shell/menus.js';
+import { displayKind, rowPath, useResourceMeta, type FieldMeta } from './meta.js';
+import { knownOption } from './ref-options.js';
+import { useRefOptions, useRefTarget } from './ref-select.js';
 
 const NUMERIC = new Set(['money', 'rate', 'int']);
 
@@ -24,9 +28,49 @@ function CodeNameValue({ group, code, name }: { group: string; code: string; nam
   return found?.label ?? name;
 }
 
+/** The page of a reference's target row (its menu's page, on the target's tab), when the user may open it. */
+function useTargetHref(field: FieldMeta, key: string): string | undefined {
+  const target = useRefTarget(field.ref, field);
+  const { menus } = useMyMenus();
+  const meta = useResourceMeta();
+  if (!target?.byId) return undefined;
+  const page = menus?.byCode.get(target.meta.menu);
+  if (!page || !target.meta.permissions.detail || !menus?.can(target.meta.permissions.detail.menu, target.meta.permissions.detail.perm)) return undefined;
+  const siblings = (meta.data ?? []).filter((r) => r.menu === target.meta.menu);
+  const tab = siblings[0] && siblings[0] !== target.meta ? `?resource=${target.meta.name.replace(/[^A-Za-z0-9_-]+/g, '-')}` : '';
+  return rowPath(page.path, key, tab);
+}
+
+/** A reference read as the target's name (the joined name, else the target's row), linked to that row. */
+function RefValue({ field, value, row, link }: { field: FieldMeta; value: unknown; row?: Record<string, unknown> | undefined; link: boolean }) {
+  const key = String(value);
+  const target = useRefTarget(field.ref, field);
+  const [option] = useRefOptions(target, [key], knownOption(field, row ?? { [field.key]: value }));
+  const href = useTargetHref(field, key);
+  const text = option?.label ?? key;
+  return link && href ? (
+    <Link to={href} className="ref-link">
+      {text}
+    </Link>
+  ) : (
+    <span className="ref-value">{text}</span>
+  );
+}
+
 const YES_NO = /^(is|has|use)[A-Z]|(Yn|Flag)$/;
 
-export function FieldValue({ field, value, row }: { field: FieldMeta; value: unknown; row?: Record<string, unknown> | undefined }): ReactNode {
+export function FieldValue({
+  field,
+  value,
+  row,
+  link = true,
+}: {
+  field: FieldMeta;
+  value: unknown;
+  row?: Record<string, unknown> | undefined;
+  /** A reference links to its target (not inside another link, e.g. a list's first column). */
+  link?: boolean;
+}): ReactNode {
   const { t } = useI18n();
   if (value === null || value === undefined || value === '') return <span className="empty-value">-</span>;
   const kind = displayKind(field);
@@ -42,10 +86,8 @@ export function FieldValue({ field, value, row }: { field: FieldMeta; value: unk
     case 'code':
     case 'status':
       return <CodeValue group={field.codeGroup} code={String(value)} />;
-    case 'ref': {
-      const shown = field.ref?.displayField ? row?.[field.ref.displayField] : undefined;
-      return shown == null || shown === '' ? String(value) : String(shown);
-    }
+    case 'ref':
+      return <RefValue field={field} value={value} row={row} link={link} />;
     default:
       return kindValue(kind, value, t);
   }

@@ -1,9 +1,11 @@
 import { Button, Form, Input, Select, Space } from 'antd';
 import { useEffect } from 'react';
 import { useI18n } from '../i18n/i18n.js';
+import { DateInput } from '../shared/date-input.js';
 import { MonthInput } from '../shared/month-input.js';
 import { useCodeOptions } from './codes.js';
 import { displayKind, fieldLabel, type FieldMeta, type ResourceMeta } from './meta.js';
+import { RefSelect } from './ref-select.js';
 import type { ListState } from './url-state.js';
 
 /** The URL keys of a resource's filters: eq `key`, range `keyFrom`/`keyTo`, in `key` (comma list). */
@@ -11,14 +13,15 @@ export function filterKeys(resource: ResourceMeta): string[] {
   return resource.fields.flatMap((f) => (f.filter === 'range' ? [`${f.key}From`, `${f.key}To`] : f.filter ? [f.key] : []));
 }
 
-function inputType(field: FieldMeta): string {
-  return displayKind(field) === 'date' ? 'date' : 'text';
-}
-
-/** The control of one filter value: a month picker for months, a date input for dates, else text. */
+/** The control of one filter value: a picker for references, months and dates, else text. */
 function ValueInput({ field, ...control }: { field: FieldMeta } & Record<string, unknown>) {
-  if (displayKind(field) === 'month') return <MonthInput {...(control as object)} />;
-  return <Input {...control} type={inputType(field)} />;
+  const kind = displayKind(field);
+  if (kind === 'ref' && field.ref) {
+    return <RefSelect {...control} field={field} multiple={field.filter === 'in'} className="filter-select" aria-label={fieldLabel(field)} />;
+  }
+  if (kind === 'month') return <MonthInput {...(control as object)} />;
+  if (kind === 'date') return <DateInput {...(control as object)} />;
+  return <Input {...control} type="text" />;
 }
 
 function ChoiceFilter({ field, ...control }: { field: FieldMeta } & Record<string, unknown>) {
@@ -108,10 +111,10 @@ export function FilterBar({ resource, state }: { resource: ResourceMeta; state: 
         <Form.Item label={fieldLabel(dateField)}>
           <Space.Compact>
             <Form.Item name="startDate" noStyle>
-              <Input type="date" aria-label={`${fieldLabel(dateField)} ${t('common.from')}`} />
+              <DateInput aria-label={`${fieldLabel(dateField)} ${t('common.from')}`} placeholder={t('common.from')} />
             </Form.Item>
             <Form.Item name="endDate" noStyle>
-              <Input type="date" aria-label={`${fieldLabel(dateField)} ${t('common.to')}`} />
+              <DateInput aria-label={`${fieldLabel(dateField)} ${t('common.to')}`} placeholder={t('common.to')} />
             </Form.Item>
           </Space.Compact>
         </Form.Item>

@@ -6,6 +6,7 @@ import { dynamicApi } from '../api/client.js';
 import { ApiError, unwrap, type FieldError } from '../api/envelope.js';
 import { Loading } from '../shell/app-layout.js';
 import { useI18n } from '../i18n/i18n.js';
+import { DateInput } from '../shared/date-input.js';
 import { MonthInput } from '../shared/month-input.js';
 import type { PageMenu } from '../shell/menus.js';
 import { useCodeOptions } from './codes.js';
@@ -13,7 +14,8 @@ import { itemPath, useRecord } from './detail-page.js';
 import { ErrorNotice } from './error-notice.js';
 import { placeFieldErrors } from './field-errors.js';
 import { MaskedInput } from './masked-input.js';
-import { fieldLabel, resolvePath, type FieldMeta, type ResourceMeta } from './meta.js';
+import { displayKind, fieldLabel, resolvePath, type FieldMeta, type ResourceMeta } from './meta.js';
+import { RefSelect } from './ref-select.js';
 
 type Values = Record<string, unknown>;
 
@@ -21,10 +23,14 @@ export function saveFields(resource: ResourceMeta): FieldMeta[] {
   return resource.fields.filter((f) => f.save && !f.readOnly && f.kind !== 'id' && f.kind !== 'version');
 }
 
-/** The control of one field; Form.Item hands it id, value and onChange, passed on untouched. */
-export function FieldInput({ field, ...common }: { field: FieldMeta } & Record<string, unknown>) {
+/**
+ * The control of one field; Form.Item hands it id, value and onChange, passed on untouched. References
+ * are picked by name, codes from their group's names, months and dates from calendars.
+ */
+export function FieldInput({ field, row, ...common }: { field: FieldMeta; row?: Values | undefined } & Record<string, unknown>) {
   const codes = useCodeOptions(field.codeGroup);
   const { statusName } = useI18n();
+  if (field.ref && displayKind(field) === 'ref') return <RefSelect {...common} field={field} row={row} />;
   switch (field.kind) {
     case 'bool':
       return <Switch {...common} />;
@@ -36,7 +42,7 @@ export function FieldInput({ field, ...common }: { field: FieldMeta } & Record<s
       // Kept as text: money never becomes a JS number on its way to the server.
       return <Input {...common} inputMode="decimal" className="number-input" />;
     case 'date':
-      return <Input {...common} type="date" />;
+      return <DateInput {...common} />;
     case 'month':
       return <MonthInput {...common} />;
     case 'json':
@@ -44,7 +50,7 @@ export function FieldInput({ field, ...common }: { field: FieldMeta } & Record<s
     case 'enum':
       return <Select {...common} allowClear options={codes.length ? codes : (field.enumValues ?? []).map((v) => ({ value: v, label: statusName(v) }))} />;
     default:
-      if (field.codeGroup) return <Select {...common} allowClear options={codes} />;
+      if (field.codeGroup) return <Select {...common} allowClear showSearch={{ optionFilterProp: 'label' }} options={codes} />;
       return <Input {...common} type={field.kind === 'email' ? 'email' : 'text'} />;
   }
 }
@@ -156,7 +162,7 @@ export function ResourceForm({ resource, page, id }: { resource: ResourceMeta; p
             {editing && f.masked ? (
               <MaskedInput field={f} shown={existing.data?.[f.key]} disabled={!!f.createOnly} />
             ) : (
-              <FieldInput field={f} disabled={editing && !!f.createOnly} />
+              <FieldInput field={f} row={existing.data} disabled={editing && !!f.createOnly} />
             )}
           </Form.Item>
         ))}

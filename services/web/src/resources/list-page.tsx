@@ -71,7 +71,7 @@ export function ResourceList({
     render: (value: unknown, row: Row) =>
       id && i === 0 && granted(resource.permissions.detail) ? (
         <Link to={rowPath(page.path, row[id.key], carry)}>
-          <FieldValue field={f} value={value} row={row} />
+          <FieldValue field={f} value={value} row={row} link={false} />
         </Link>
       ) : (
         <FieldValue field={f} value={value} row={row} />

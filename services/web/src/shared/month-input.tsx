@@ -1,36 +1,54 @@
-import { Input } from 'antd';
+import { DatePicker } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import 'dayjs/locale/ko';
 import type { CSSProperties } from 'react';
-import { formatMonth, toWireMonth } from './format.js';
+import { useI18n } from '../i18n/i18n.js';
 
-/**
- * A month picker whose value is the wire's `YYYYMM` and whose face is `YYYY-MM` (the browser's month
- * control: a calendar of months, no 6-character limit that cuts `2026-10` to `2026-1`).
- */
-export function MonthInput({
-  value,
-  onChange,
-  id,
-  style,
-  className,
-  'aria-label': ariaLabel,
-}: {
+/** The calendar's words (month names, weekdays) follow the screen's language, not the browser's. */
+export function usePickerLocale(): void {
+  const { lang } = useI18n();
+  const wanted = lang === 'ko' ? 'ko' : 'en';
+  if (dayjs.locale() !== wanted) dayjs.locale(wanted);
+}
+
+/** `YYYYMM` (or `YYYY-MM`) from the wire as the picker's day, or null when it is not a month. */
+export function monthDay(value: string | null | undefined): Dayjs | null {
+  const m = value ? /^(\d{4})-?(0[1-9]|1[0-2])$/.exec(value.trim()) : null;
+  return m ? dayjs(`${m[1]}-${m[2]}-01`) : null;
+}
+
+/** A picked month as the wire's `YYYYMM`. */
+export function wireMonth(day: Dayjs | null | undefined): string | undefined {
+  return day ? day.format('YYYYMM') : undefined;
+}
+
+export interface PickerProps {
   value?: string | null | undefined;
   onChange?: ((value: string | undefined) => void) | undefined;
   id?: string | undefined;
   style?: CSSProperties | undefined;
   className?: string | undefined;
+  placeholder?: string | undefined;
+  disabled?: boolean | undefined;
   'aria-label'?: string | undefined;
-}) {
-  const shown = value ? formatMonth(value) : '';
+}
+
+/**
+ * A month picker (antd DatePicker, picker="month") whose value is the wire's `YYYYMM` and whose face is
+ * `YYYY-MM` in both languages; `2026-10` or `202610` may also be typed.
+ */
+export function MonthInput({ value, onChange, className, placeholder, ...rest }: PickerProps) {
+  const { t } = useI18n();
+  usePickerLocale();
   return (
-    <Input
-      type="month"
-      id={id}
-      style={style}
+    <DatePicker
+      {...rest}
+      picker="month"
+      format={['YYYY-MM', 'YYYYMM']}
       className={['month-input', className].filter(Boolean).join(' ')}
-      aria-label={ariaLabel}
-      value={/^\d{4}-\d{2}$/.test(shown) ? shown : ''}
-      onChange={(e) => onChange?.(toWireMonth(e.target.value))}
+      placeholder={placeholder ?? t('pickers.chooseMonth')}
+      value={monthDay(value ?? null)}
+      onChange={(day) => onChange?.(wireMonth(day as Dayjs | null))}
     />
   );
 }

@@ -9,6 +9,8 @@ import { HeaderBar } from './header-bar.js';
 import { isKnownPath } from './known-paths.js';
 import { menuIcon } from './menu-icons.js';
 import { useMyMenus, type MenuNode } from './menus.js';
+import { isAgentOnly, isPortalPath } from '../workflows/portal/portal-access.js';
+import { portalMenuItems, portalSelectedKeys } from '../workflows/portal/portal-menu.js';
 
 /** Paths every signed-in user may open, whatever the menu says. */
 const OWN_PATHS = new Set(['', 'profile']);
@@ -74,7 +76,7 @@ export function NotFound({ path }: { path: string }) {
 
 export default function AppLayout() {
   const auth = useAuth();
-  const { menuName } = useI18n();
+  const { t, menuName } = useI18n();
   const location = useLocation();
   const { menus, isLoading } = useMyMenus();
   // Fetched alongside the menu, and the generic page's code loaded early: most pages need both.
@@ -84,13 +86,18 @@ export default function AppLayout() {
   }, [auth.signedIn]);
   const [collapsed, setCollapsed] = useState(false);
   const current = menus?.pageOf(location.pathname);
-  const items = useMemo(() => (menus ? menuItems(menus.tree, (n) => menuName(n.menuCode, n.menuName)) : []), [menus, menuName]);
+  // An AGENT-only user gets the agent portal: its own menu, and no operator page (DECISIONS "agents serve themselves").
+  const agentOnly = isAgentOnly(auth.user);
+  const items = useMemo(
+    () => (agentOnly ? portalMenuItems(t) : menus ? menuItems(menus.tree, (n) => menuName(n.menuCode, n.menuName)) : []),
+    [agentOnly, t, menus, menuName],
+  );
   const [openKeys, setOpenKeys] = useState<string[] | undefined>(undefined);
 
   if (!auth.signedIn) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
 
   const path = location.pathname.replace(/^\/+|\/+$/g, '');
-  const allowed = OWN_PATHS.has(path) || current !== undefined;
+  const allowed = agentOnly ? isPortalPath(path) || path === 'profile' : OWN_PATHS.has(path) || current !== undefined;
   const currentOpen = current ? current.parents.map((p) => `dir:${p.menuCode}`) : [];
 
   return (
@@ -110,7 +117,7 @@ export default function AppLayout() {
           <Menu
             mode="inline"
             items={items}
-            selectedKeys={current ? [`/${current.path}`] : []}
+            selectedKeys={agentOnly ? portalSelectedKeys(location.pathname) : current ? [`/${current.path}`] : []}
             openKeys={openKeys ?? currentOpen}
             onOpenChange={setOpenKeys}
           />
@@ -120,14 +127,14 @@ export default function AppLayout() {
         <HeaderBar />
         <Layout.Content className="app-content">
           <main>
-            <Breadcrumbs page={current} />
-            {isLoading || !menus ? (
+            {!agentOnly && <Breadcrumbs page={current} />}
+            {isLoading || !menus || !auth.user ? (
               <Loading />
             ) : allowed ? (
               <Suspense fallback={<Loading />}>
                 <Outlet />
               </Suspense>
-            ) : isKnownPath(location.pathname) ? (
+            ) : isKnownPath(location.pathname) || isPortalPath(location.pathname) ? (
               <Forbidden />
             ) : (
               <NotFound path={location.pathname} />

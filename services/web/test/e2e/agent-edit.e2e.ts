@@ -15,13 +15,19 @@ test.describe('agent edit keeps personal data', () => {
   let agentId: number;
   let headers: Record<string, string>;
 
+  let settleId: number;
+  let setupChangeId: number;
+
   test.beforeAll(async ({ request }) => {
     headers = await adminHeaders(request);
-    const list = await request.get(`${platform.url}/api/agents?status=ACTIVE&pageSize=50&sortField=agentId&sortOrder=DESC`, { headers });
-    const ids = ((await list.json()) as { data: { list: { agentId: number }[] } }).data.list
-      .map((a) => a.agentId)
-      .filter((id) => id !== platform.agentId && id !== platform.agentId + 1);
-    agentId = ids[Math.floor(ids.length / 2)]!;
+    // An agent with a positive settlement of the settled month still to confirm, so that it can be paid below.
+    const list = await request.get(`${platform.url}/api/settle?settleMonth=${platform.month}&status=CALCULATED&pageSize=1000&sortField=agentId`, { headers });
+    const rows = ((await list.json()) as { data: { list: { settleId: number; agentId: number; grossAmount: string }[] } }).data.list.filter(
+      (r) => r.agentId !== platform.agentId && r.agentId !== platform.agentId + 1 && Number(r.grossAmount) > 0,
+    );
+    const chosen = rows[Math.floor(rows.length / 2)]!;
+    agentId = chosen.agentId;
+    settleId = chosen.settleId;
     const detail = ((await (await request.get(`${platform.url}/api/agents/${agentId}`, { headers })).json()) as { data: Record<string, unknown> }).data;
     // full personal data through the API first (the demo book has none for most agents)
     const res = await request.put(`${platform.url}/api/agents/${agentId}`, {
@@ -29,7 +35,52 @@ test.describe('agent edit keeps personal data', () => {
       data: { agentName: detail.agentName, orgId: detail.orgId, gradeId: detail.gradeId, ...PERSONAL },
     });
     expect(res.status()).toBe(200);
+    setupChangeId = (await lastAgentUpdate(request)).changeId;
   });
+
+  type ChangeLog = { changeId: number; beforeData: Record<string, unknown>; afterData: Record<string, unknown> };
+
+  /** The newest UPDATE of the agent in data_change_log (after `afterId`); the log is written asynchronously. */
+  async function lastAgentUpdate(request: APIRequestContext, afterId = 0): Promise<ChangeLog> {
+    let found: ChangeLog | undefined;
+    await expect
+      .poll(async () => {
+        const res = await request.get(
+          `${platform.url}/api/system/logs/changes?tableName=agent&recordId=${agentId}&action=UPDATE&sortField=createdAt&sortOrder=DESC&pageSize=1`,
+          { headers },
+        );
+        found = ((await res.json()) as { data: { list: ChangeLog[] } }).data.list[0];
+        return found && found.changeId > afterId ? found.changeId : 0;
+      })
+      .toBeGreaterThan(afterId);
+    return found!;
+  }
+
+  /** Columns whose stored value the update changed, bookkeeping columns aside. */
+  const changedColumns = (log: ChangeLog) =>
+    Object.keys(log.afterData)
+      .filter((k) => !['version', 'updated_at', 'updated_by'].includes(k))
+      .filter((k) => JSON.stringify(log.beforeData[k]) !== JSON.stringify(log.afterData[k]))
+      .sort();
+
+  /** Confirm, pay (generate, taxes) and write the month's transfer file through the API; the agent's account in it. */
+  async function transferFileAccountOf(request: APIRequestContext): Promise<string | undefined> {
+    const month = platform.month;
+    expect((await request.put(`${platform.url}/api/settle/${settleId}/confirm`, { headers })).status()).toBe(200);
+    expect((await request.post(`${platform.url}/api/payments/generate?settleMonth=${month}`, { headers })).status()).toBe(200);
+    expect((await request.post(`${platform.url}/api/payments/calculate-taxes?settleMonth=${month}`, { headers })).status()).toBe(200);
+    const file = await request.post(`${platform.url}/api/payments/transfer-file`, { headers, data: { settleMonth: month, bankFormat: 'CSV' } });
+    expect(file.status()).toBe(200);
+    const { fileId } = ((await file.json()) as { data: { fileId: number } }).data;
+    const csv = await (await request.get(`${platform.url}/api/payments/transfer-file/${fileId}`, { headers })).text();
+    // detail records: D, seq, paymentId, agentId, bankCode, accountNo, amount, holder
+    const line = csv
+      .split(/\r?\n/)
+      .map((l) => l.split(',').map((c) => c.replace(/^"|"$/g, '')))
+      .find((cells) => cells[0] === 'D' && cells[3] === String(agentId));
+    expect(line?.[4]).toBe(PERSONAL.bankCode);
+    return line?.[5];
+  }
 
   const detailOf = async (request: APIRequestContext) =>
     ((await (await request.get(`${platform.url}/api/agents/${agentId}`, { headers })).json()) as { data: Record<string, unknown> }).data;
@@ -55,6 +106,14 @@ test.describe('agent edit keeps personal data', () => {
     expect(body).toMatchObject({ bankCode: '004', agentName: before.agentName });
     await expect(page).toHaveURL(new RegExp(`/org/agents/${agentId}$`));
     expect(await detailOf(request)).toEqual(before);
+    // the row as written (data_change_log: encrypted columns as ciphertext): no personal column moved
+    const unchanged = await lastAgentUpdate(request, setupChangeId);
+    expect(changedColumns(unchanged)).toEqual([]);
+    expect(unchanged.afterData).toMatchObject({ phone: '010-****-7049', email: 'k***@example.com', bank_code: PERSONAL.bankCode });
+    for (const encrypted of ['account_no', 'resident_no']) expect(unchanged.afterData[encrypted]).toMatch(/^[A-Za-z0-9+/]{40,}={0,2}$/);
+
+    // A transfer file paying this agent carries the full account number, not the masked one.
+    expect(await transferFileAccountOf(request)).toBe(PERSONAL.accountNo);
 
     // Change only the phone.
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
@@ -68,5 +127,10 @@ test.describe('agent edit keeps personal data', () => {
     await expect(page).toHaveURL(new RegExp(`/org/agents/${agentId}$`));
     const after = await detailOf(request);
     expect(after).toEqual({ ...before, phone: '010-****-1234', version: after.version });
+    // in the database: the phone and nothing else (phone masked in the log; account and resident no. ciphertexts equal)
+    const phoneOnly = await lastAgentUpdate(request, unchanged.changeId);
+    expect(changedColumns(phoneOnly)).toEqual(['phone']);
+    expect(phoneOnly.afterData.phone).toBe('010-****-1234');
+    expect(phoneOnly.afterData.account_no).toBe(unchanged.afterData.account_no);
   });
 });

@@ -36,6 +36,8 @@ test.describe('carrier mapping wizard', () => {
 
     // 2. Sample file and month.
     await page.getByLabel('Settle month').fill(MONTH);
+    // the month picker takes what was typed when it loses focus (and closes its calendar)
+    await page.getByLabel('Settle month').press('Tab');
     await page.getByRole('radio', { name: 'RECRUIT' }).check();
     await page.locator('input[type=file]').setInputFiles({ name: 'dc002-sample.csv', mimeType: 'text/csv', buffer: sample });
     await page.getByRole('button', { name: 'Read the sample' }).click();

@@ -36,6 +36,8 @@ test.describe('receiving a carrier file in the browser', () => {
     await upload.getByLabel('Carrier').click();
     await page.locator('.ant-select-dropdown:visible').getByText(`(${CARRIER})`).click();
     await upload.getByLabel('Settle month').fill(monthText(MONTH));
+    // the month picker takes what was typed when it loses focus (and closes its calendar)
+    await upload.getByLabel('Settle month').press('Tab');
     await upload.getByLabel('Data type').click();
     await page.locator('.ant-select-dropdown:visible').getByText('Recruit', { exact: true }).click();
     // A rerun on a kept platform replaces its earlier file.

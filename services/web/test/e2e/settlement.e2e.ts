@@ -28,6 +28,8 @@ test.describe('an operator settles a month', () => {
     await nav.getByRole('link', { name: 'Settlement Batch' }).click();
     await expect(page).toHaveURL(/\/settle\/batch/);
     await page.getByLabel('Settle month').fill(monthText(MONTH));
+    // the month picker takes what was typed when it loses focus (and closes its calendar)
+    await page.getByLabel('Settle month').press('Tab');
     await page.getByRole('button', { name: 'Run month' }).click();
     const run = page.locator('.run-steps');
     await expect(run).toContainText(`· ${monthText(MONTH)}`);
