@@ -89,6 +89,12 @@ const EXPECTED: Record<string, string> = {
   'PUT /api/period-closes/:id/close': 'PERIOD_CLOSE UPDATE',
   'POST /api/period-closes/:id/reopen': 'PERIOD_CLOSE UPDATE',
   'PUT /api/period-closes/:id/reopen': 'PERIOD_CLOSE UPDATE',
+  // Issue 27: a closed year's partitions in and out of the archive schema (SUPER_ADMIN checked by the service)
+  'GET /api/period-closes/partitions': 'PERIOD_CLOSE READ',
+  'POST /api/period-closes/partitions/archive': 'PERIOD_CLOSE UPDATE',
+  'PUT /api/period-closes/partitions/archive': 'PERIOD_CLOSE UPDATE',
+  'POST /api/period-closes/partitions/restore': 'PERIOD_CLOSE UPDATE',
+  'PUT /api/period-closes/partitions/restore': 'PERIOD_CLOSE UPDATE',
   'GET /api/settle-corrections': 'SETTLE_CORRECTION READ',
   'GET /api/settle-corrections/excel': 'SETTLE_CORRECTION READ',
   'GET /api/settle-corrections/:id': 'SETTLE_CORRECTION READ',
