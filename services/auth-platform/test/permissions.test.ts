@@ -77,11 +77,11 @@ describe('permissions by role', () => {
     }
   });
 
-  it('/api/menus/my for AGENT holds only the ledger pages, the settlement list and its disputes, under their directories', async () => {
+  it('/api/menus/my for AGENT holds only the ledger pages, the settlement list and its disputes, its payments, withdraw requests and statements, under their directories', async () => {
     const res = await get('/api/menus/my', await ctx.tokenFor('AGENT'));
     expect(res.statusCode).toBe(200);
     const tree = res.json().data as Array<{ menuCode: string; menuType: string; permissions: string[]; children: any[] }>;
-    expect(tree.map((n) => n.menuCode)).toEqual(['LEDGER', 'SETTLE']);
+    expect(tree.map((n) => n.menuCode)).toEqual(['LEDGER', 'SETTLE', 'PAYMENT_GRP']);
     const ledger = tree[0]!;
     expect(ledger).toMatchObject({ menuType: 'DIRECTORY', permissions: [] });
     expect(ledger.children.map((c) => [c.menuCode, c.permissions])).toEqual([
@@ -93,6 +93,12 @@ describe('permissions by role', () => {
     expect(tree[1]!.children.map((c) => [c.menuCode, c.permissions, c.menuPath])).toEqual([
       ['SETTLE_LIST', ['READ'], 'settle'],
       ['DISPUTE', ['READ', 'CREATE'], 'settle/disputes'],
+    ]);
+    // V088 (the agent portal): its own payments and statements, and withdraw requests within its balance.
+    expect(tree[2]!.children.map((c) => [c.menuCode, c.permissions, c.menuPath])).toEqual([
+      ['PAYMENT', ['READ'], 'payments'],
+      ['WITHDRAW', ['READ', 'CREATE'], 'payments/withdraw'],
+      ['STATEMENT', ['READ'], 'payments/statements'],
     ]);
     expect(ledger.children[0]).toEqual({
       menuId: await menuId('LEDGER_RECRUIT'),
@@ -179,7 +185,7 @@ describe('role permission matrix', () => {
     expect((await get('/api/notices', agentToken)).statusCode).toBe(403);
     // The ledger grants survived the round trip.
     const after = await ctx.db.selectFrom('role_menu_permission').select(['menu_id', 'perm_code']).where('role_id', '=', agentRole).execute();
-    expect(after).toHaveLength(6); // 3 ledgers + settle list READ, DISPUTE READ + CREATE (V087)
+    expect(after).toHaveLength(10); // 3 ledgers + settle list READ, DISPUTE READ + CREATE (V087), PAYMENT and STATEMENT READ, WITHDRAW READ + CREATE (V088)
   });
 
   it('a grant for a permission the menu does not offer is E411', async () => {
