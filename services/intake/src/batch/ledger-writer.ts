@@ -9,6 +9,24 @@ export interface PendingLedgerWrite extends LedgerWrite {
 
 /** Settle rows in these states freeze the agent's month: the batch leaves its ledger rows alone. */
 const LOCKED_SETTLE_STATUSES = ['CONFIRMED', 'HOLD', 'PAID'];
+/** `(…)` of the settle statuses that freeze an agent's month: carrier figures no longer land on its rows. */
+export const LOCKED_SETTLE = sql`(${sql.join(LOCKED_SETTLE_STATUSES)})`;
+
+/**
+ * The one upsert rule of carrier figures on a ledger row (table aliased `t`): a CALCULATED row of an
+ * unlocked month takes the reported figures and goes back to reconcile; anything else keeps its own.
+ */
+export const REPORTED_FIGURES_ON_CONFLICT = sql`ON CONFLICT (contract_id, settle_month, commission_year) DO UPDATE SET
+      reported_premium = EXCLUDED.reported_premium,
+      reported_company_amount = EXCLUDED.reported_company_amount,
+      raw_id = EXCLUDED.raw_id,
+      reconcile_status = 'PENDING',
+      reconcile_diff = NULL,
+      version = t.version + 1,
+      updated_at = now()
+    WHERE t.status = 'CALCULATED'
+      AND NOT EXISTS (SELECT 1 FROM settle_master s
+        WHERE s.agent_id = t.agent_id AND s.settle_month = t.settle_month AND s.status IN ${LOCKED_SETTLE})`;
 
 function keyOf(w: LedgerWrite): string {
   return `${w.contractId}:${w.commissionYear}`;
@@ -50,19 +68,8 @@ export async function upsertReportedFigures(
       c bigint, a bigint, y int, pn text, cc text, pc text, it text, pr numeric, pm text, rp numeric, rc numeric, r bigint)
     WHERE NOT EXISTS (
       SELECT 1 FROM settle_master s
-      WHERE s.agent_id = u.a AND s.settle_month = ${settleMonth} AND s.status IN (${sql.join(LOCKED_SETTLE_STATUSES)}))
-    ON CONFLICT (contract_id, settle_month, commission_year) DO UPDATE SET
-      reported_premium = EXCLUDED.reported_premium,
-      reported_company_amount = EXCLUDED.reported_company_amount,
-      raw_id = EXCLUDED.raw_id,
-      reconcile_status = 'PENDING',
-      reconcile_diff = NULL,
-      version = t.version + 1,
-      updated_at = now()
-    WHERE t.status = 'CALCULATED'
-      AND NOT EXISTS (
-        SELECT 1 FROM settle_master s
-        WHERE s.agent_id = t.agent_id AND s.settle_month = t.settle_month AND s.status IN (${sql.join(LOCKED_SETTLE_STATUSES)}))
+      WHERE s.agent_id = u.a AND s.settle_month = ${settleMonth} AND s.status IN ${LOCKED_SETTLE})
+    ${REPORTED_FIGURES_ON_CONFLICT}
     RETURNING ledger_id, contract_id, commission_year`.execute(trx);
 
   const ledgerByKey = new Map(written.map((r) => [`${r.contract_id}:${r.commission_year}`, r.ledger_id]));

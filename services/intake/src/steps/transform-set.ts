@@ -1,6 +1,7 @@
 import type { Trx } from '@csp/batch';
 import { lastDayOfMonth } from '@csp/domain';
 import { sql } from 'kysely';
+import { LOCKED_SETTLE, REPORTED_FIGURES_ON_CONFLICT } from '../batch/ledger-writer.js';
 import type { CompanyRules } from '../batch/mappings.js';
 import type { PendingRawRow } from '../batch/raw-rows.js';
 import { LEDGER_OF, type DataType, type LedgerTable } from '../transform/record-mapper.js';
@@ -13,7 +14,6 @@ import {
 } from '../transform/sql-mapping.js';
 
 /** Settle rows in these states freeze the agent's month (as in batch/ledger-writer.ts). */
-const LOCKED = sql`('CONFIRMED', 'HOLD', 'PAID')`;
 
 /** A ledger row the set-based pass wrote, with the highest raw_id of the chunk that maps to it. */
 export interface FastKey {
@@ -59,18 +59,8 @@ function upsert(table: LedgerTable, settleMonth: string) {
     WHERE f.tbl = ${table}::text AND f.raw_id = f.key_raw
       -- a hashed subplan: the month's locked agents are read once per chunk
       AND f.agent_id NOT IN (SELECT s.agent_id FROM settle_master s
-        WHERE s.settle_month = ${settleMonth} AND s.status IN ${LOCKED} AND s.agent_id IS NOT NULL)
-    ON CONFLICT (contract_id, settle_month, commission_year) DO UPDATE SET
-      reported_premium = EXCLUDED.reported_premium,
-      reported_company_amount = EXCLUDED.reported_company_amount,
-      raw_id = EXCLUDED.raw_id,
-      reconcile_status = 'PENDING',
-      reconcile_diff = NULL,
-      version = t.version + 1,
-      updated_at = now()
-    WHERE t.status = 'CALCULATED'
-      AND NOT EXISTS (SELECT 1 FROM settle_master s
-        WHERE s.agent_id = t.agent_id AND s.settle_month = t.settle_month AND s.status IN ${LOCKED})
+        WHERE s.settle_month = ${settleMonth} AND s.status IN ${LOCKED_SETTLE} AND s.agent_id IS NOT NULL)
+    ${REPORTED_FIGURES_ON_CONFLICT}
     RETURNING t.ledger_id, t.raw_id, t.contract_id, t.commission_year, t.reported_company_amount, ${table}::text AS tbl`;
 }
 
