@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type * as Db from '../packages/db/src/index.js';
-import { accessToken, measureExport, recordedBaseline, sideBySide, type ExportFigures } from './lib/export-measure.js';
+import { accessToken, compareExports, measureExport } from './lib/export-measure.js';
 import { ROOT, runFromSource } from './lib/run-from-source.js';
 
 const ROWS = Number(process.env.BENCH_LEDGER_ROWS ?? 1_000_000);
@@ -24,9 +24,6 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const KEEP = process.env.BENCH_KEEP === '1';
 const REUSE = process.env.BENCH_REUSE === '1';
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
-const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
-const BASELINE_LABEL = process.env.BENCH_BASELINE_LABEL ?? 'baseline';
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const TARGET = { seconds: 20, rssMb: 250 };
 const JWT_SECRET = randomBytes(32).toString('hex');
 const ENCRYPT_KEY = randomBytes(16).toString('hex');
@@ -138,24 +135,15 @@ async function main(): Promise<void> {
     log(`${label}: ${JSON.stringify(figures)}`);
     return figures;
   };
-  let exitCode = 1;
-  try {
-    const runs: ExportFigures[] = [];
-    const recorded = recordedBaseline(process.env.BENCH_BASELINE_ROW);
-    if (recorded) runs.push(recorded);
-    for (let round = 0; round < ROUNDS; round++) {
-      if (BASELINE_ROOT) runs.push(await run(BASELINE_LABEL, BASELINE_ROOT));
-      runs.push(await run('current', ROOT));
-    }
-    const current = runs.filter((r) => r.label === 'current').sort((a, b) => a.serverCpuSeconds - b.serverCpuSeconds)[0]!;
-    const ok = current.wallSeconds < TARGET.seconds && current.peakRssMb < TARGET.rssMb;
-    console.log(JSON.stringify({ rows: ROWS, ...current, target: TARGET, withinTarget: ok }, null, 2));
-    sideBySide(runs, BASELINE_ROOT ? BASELINE_LABEL : recorded?.label, 'current');
-    exitCode = ok ? 0 : 2;
-  } finally {
-    if (!KEEP) await dropDatabase();
-  }
-  process.exitCode = exitCode;
+  process.exitCode = await compareExports({
+    rows: ROWS,
+    target: TARGET,
+    currentRoot: ROOT,
+    run,
+    cleanup: async () => {
+      if (!KEEP) await dropDatabase();
+    },
+  });
 }
 
 runFromSource(import.meta.url, main).catch((err: unknown) => {

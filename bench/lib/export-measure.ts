@@ -192,3 +192,38 @@ export function sideBySide(runs: ExportFigures[], baselineLabel: string | undefi
     );
   }
 }
+
+/**
+ * The side-by-side comparison both export benches run: BENCH_BASELINE_ROW (a recorded row) and/or
+ * BENCH_BASELINE_ROOT (an older checkout, BENCH_BASELINE_LABEL) alternating with this checkout BENCH_ROUNDS
+ * times, so a change of load hits both sides alike; prints the best current run against `target` and the
+ * side-by-side table. Resolves with the exit code (0 within target, 2 outside); `cleanup` always runs.
+ */
+export async function compareExports(options: {
+  rows: number;
+  target: { seconds: number; rssMb: number };
+  currentRoot: string;
+  run: (label: string, root: string) => Promise<ExportFigures>;
+  cleanup: () => Promise<void>;
+}): Promise<number> {
+  const baselineRoot = process.env.BENCH_BASELINE_ROOT;
+  const baselineLabel = process.env.BENCH_BASELINE_LABEL ?? 'baseline';
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
+  try {
+    const runs: ExportFigures[] = [];
+    const recorded = recordedBaseline(process.env.BENCH_BASELINE_ROW);
+    if (recorded) runs.push(recorded);
+    for (let round = 0; round < rounds; round++) {
+      if (baselineRoot) runs.push(await options.run(baselineLabel, baselineRoot));
+      runs.push(await options.run('current', options.currentRoot));
+    }
+    const current = runs.filter((r) => r.label === 'current').sort((a, b) => a.serverCpuSeconds - b.serverCpuSeconds)[0]!;
+    const ok = current.wallSeconds < options.target.seconds && current.peakRssMb < options.target.rssMb;
+    const mbPerSecond = Number((current.bytes / 1024 / 1024 / current.wallSeconds).toFixed(1));
+    console.log(JSON.stringify({ rows: options.rows, ...current, mbPerSecond, target: options.target, withinTarget: ok }, null, 2));
+    sideBySide(runs, baselineRoot ? baselineLabel : recorded?.label, 'current');
+    return ok ? 0 : 2;
+  } finally {
+    await options.cleanup();
+  }
+}
