@@ -3,7 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PID_FILE = fileURLToPath(new URL('../test-results/platform.pid', import.meta.url));
+// One file per runner process: parallel local runs (several people at once) must not stop each other's platform.
+export const PID_FILE = fileURLToPath(new URL(`../test-results/platform-${process.pid}.pid`, import.meta.url));
 
 /**
  * Starts test/platform/serve.ts in its own process (tsx, workspace sources) and waits for its
