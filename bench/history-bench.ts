@@ -13,7 +13,9 @@
  * Targets: month N whole run <= 1.1 x month 1 (and calcMaintain alike); every list's first page p95 < 150 ms and
  * page 500 p95 < 300 ms for the latest and the first month.
  */
+import { readFileSync } from 'node:fs';
 import { runFromSource } from './lib/run-from-source.js';
+import { loadAverage, processCpuSeconds } from './lib/telemetry-cpu.js';
 import {
   benchRedisUrl,
   clearSettlementQueues,
@@ -139,11 +141,29 @@ async function main(): Promise<void> {
   const queues = createQueues(REDIS_URL);
   await clearSettlementQueues(queues);
   const table: string[] = [];
-  const results: Array<{ month: string; runMs: number; maintainMs: number }> = [];
+  const results: Array<{ month: string; runMs: number; maintainMs: number; cpuS: number }> = [];
+  /** CPU seconds so far of the worker processes and of this database's PostgreSQL backends (those alive now). */
+  const backendPids = async () =>
+    (await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [DB_NAME])).rows.map((r) => r.pid);
+  const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0), 0);
+  const machineCpu = () => {
+    // /proc/stat first line: user nice system idle iowait irq softirq ...; busy = all but idle and iowait.
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return (f.reduce((a, b) => a + b, 0) - f[3]! - f[4]!) / 100;
+  };
   try {
     for (const service of ['intake', 'ledger-settlement', 'payment-tax']) await workers.start(service);
     for (const month of months) {
+      const workerPids = workers.started.map((w) => w.child.pid!).filter(Boolean);
+      const pgBefore = new Map((await backendPids()).map((pid) => [pid, processCpuSeconds(pid) ?? 0]));
+      const workersBefore = cpuOf(workerPids);
+      const machineBefore = machineCpu();
       const { status, wallMs } = await runMonth(db, queues, month, month);
+      const workersCpu = cpuOf(workerPids) - workersBefore;
+      const machineBusy = machineCpu() - machineBefore;
+      // Backends that started during the run count from zero; those that ended during it are lost (pools keep theirs).
+      const pgCpu = (await backendPids()).reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0) - (pgBefore.get(pid) ?? 0), 0);
+      const load = loadAverage();
       const runMs = Number(status.run.durationMs ?? wallMs);
       const maintainMs = Number(status.steps.find((s) => s.stepName === 'calcMaintain')?.durationMs ?? 0);
       await pool.query('ANALYZE');
@@ -153,12 +173,13 @@ async function main(): Promise<void> {
       );
       const latest = await listP95(month);
       const first = month === months[0] ? latest : await listP95(months[0]!);
-      results.push({ month, runMs, maintainMs });
+      results.push({ month, runMs, maintainMs, cpuS: workersCpu + pgCpu });
       const line =
         `| ${month} | ${rows.rows[0]!.n} | ${seconds(runMs)} | ${seconds(maintainMs)} | ` +
+        `${workersCpu.toFixed(1)} + ${pgCpu.toFixed(1)} s | ${machineBusy.toFixed(0)} s | ${load} | ` +
         `${latest.first.toFixed(0)} / ${latest.deep.toFixed(0)} | ${first.first.toFixed(0)} / ${first.deep.toFixed(0)} |`;
       table.push(line);
-      log(`month ${month}: whole run ${seconds(runMs)}, calcMaintain ${seconds(maintainMs)}; lists (first/page ${DEEP} p95 ms) latest ${latest.detail.join(', ')}; first month ${first.detail.join(', ')}`);
+      log(`month ${month}: whole run ${seconds(runMs)}, calcMaintain ${seconds(maintainMs)}, CPU workers ${workersCpu.toFixed(1)} s + postgres ${pgCpu.toFixed(1)} s, machine busy ${machineBusy.toFixed(0)} CPU-s, load ${load}; lists (first/page ${DEEP} p95 ms) latest ${latest.detail.join(', ')}; first month ${first.detail.join(', ')}`);
     }
   } finally {
     await workers.stopAll();
@@ -166,14 +187,17 @@ async function main(): Promise<void> {
     await queues.close();
   }
 
-  console.log(`\n| month | ledger rows | whole run | calcMaintain | latest month lists p95 first / page ${DEEP} ms | first month lists p95 first / page ${DEEP} ms |`);
-  console.log('|---|---|---|---|---|---|');
+  console.log(
+    `\n| month | ledger rows | whole run | calcMaintain | run CPU workers + postgres | machine busy CPU | load avg 1/5/15 | ` +
+      `latest month lists p95 first / page ${DEEP} ms | first month lists p95 first / page ${DEEP} ms |`,
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const line of table) console.log(line);
   const one = results[0]!;
   const n = results.at(-1)!;
   log(
     `month ${results.length} / month 1: whole run x${(n.runMs / one.runMs).toFixed(2)}, calcMaintain x${(n.maintainMs / one.maintainMs).toFixed(2)} ` +
-      `(target <= 1.10) ${n.runMs <= 1.1 * one.runMs ? 'OK' : 'MISSED'}`,
+      `(target <= 1.10) ${n.runMs <= 1.1 * one.runMs ? 'OK' : 'MISSED'}; run CPU (workers + postgres) x${(n.cpuS / one.cpuS).toFixed(2)}`,
   );
   const sums = await pool.query<{ months: number; rows: number; gross: string; net: string; ledger: number; amount: string }>(
     `SELECT count(DISTINCT settle_month)::int AS months, count(*)::int AS rows, sum(gross_amount)::text AS gross,

@@ -59,7 +59,11 @@ beforeAll(async () => {
   const servicePort = (service.server.address() as AddressInfo).port;
 
   gateway = await buildGatewayApp(
-    loadGatewayConfig({ NODE_ENV: 'test', LEDGER_SETTLEMENT_URL: `http://127.0.0.1:${servicePort}`, REDIS_URL: TEST_REDIS_URL, BATCH_PREFIX: h.prefix }),
+    // METRICS_PORT: the gateway records its HTTP histogram only when it serves /metrics (this process's
+    // listener below plays that port)
+    loadGatewayConfig({
+      NODE_ENV: 'test', LEDGER_SETTLEMENT_URL: `http://127.0.0.1:${servicePort}`, REDIS_URL: TEST_REDIS_URL, BATCH_PREFIX: h.prefix, METRICS_PORT: '0',
+    }),
   );
   await gateway.listen({ port: 0, host: '127.0.0.1' });
   gatewayUrl = `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`;

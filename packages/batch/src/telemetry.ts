@@ -1,5 +1,6 @@
 import type { Database, Db } from '@csp/db';
-import { context, propagation, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import { contextFromCarrier, traceCarrierOf } from '@csp/service-kit/ops';
+import { SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import { sql, type Kysely } from 'kysely';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { StepCounts } from './job-log.js';
@@ -123,19 +124,14 @@ export function recordCounts(step: StepName, counts: StepCounts): void {
   if (counts.skipped) rowsProcessed.inc({ step, result: 'skipped' }, counts.skipped);
 }
 
-/** The W3C context of `ctx` for a job payload; undefined when no span is recording (tracing off). */
+/** The W3C context of `ctx` for a job payload (the kit's one writer); undefined when tracing is off. */
 export function traceOf(ctx: Context): StepPayload['trace'] {
-  if (!trace.getSpan(ctx)?.isRecording()) return undefined;
-  const carrier: Record<string, string> = {};
-  propagation.inject(ctx, carrier);
-  return carrier.traceparent
-    ? { traceparent: carrier.traceparent, ...(carrier.tracestate ? { tracestate: carrier.tracestate } : {}) }
-    : undefined;
+  return traceCarrierOf(ctx);
 }
 
-/** Parent context carried by a job payload (the active one when the payload has none). */
+/** Parent context carried by a job payload (the kit's one reader; the active one when the payload has none). */
 export function contextOf(payload: { trace?: StepPayload['trace'] }): Context {
-  return payload.trace ? propagation.extract(context.active(), payload.trace) : context.active();
+  return contextFromCarrier(payload.trace);
 }
 
 export function endSpan(span: Span, err?: unknown): void {

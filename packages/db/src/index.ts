@@ -30,6 +30,7 @@ export {
   SETTLE_MONTH_TABLES,
   NEVER_ARCHIVED_TABLES,
   ensureMonthPartitions,
+  analyzeMonthPartitions,
   monthsAhead,
   partitionMonths,
   archivedMonths,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import {
   SETTLE_MONTH_TABLES,
+  analyzeMonthPartitions,
   archiveMonth,
   archivedMonths,
   ensureMonthPartitions,
@@ -131,6 +132,29 @@ describe('month partitions (V130)', () => {
     const { rows } = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM pg_constraint WHERE conname = 'contract_accounting_entry_p203001_month_ck'`.execute(t.db);
     expect(rows[0]!.n).toBe(0);
+  });
+
+  it('analyzeMonthPartitions analyzes the month\'s partitions only (not every month of the parent)', async () => {
+    const db = createDb(t.pool);
+    await ensureMonthPartitions(db, '202609');
+    await ensureMonthPartitions(db, '202610');
+    await entries('202609', ['1.00'], 9100);
+    await entries('202610', ['2.00', '3.00'], 9200);
+    const analyzed = async () =>
+      (
+        await t.pool.query<{ relname: string }>(
+          `SELECT relname FROM pg_stat_user_tables WHERE relname LIKE 'contract_accounting_entry_p2026%' AND last_analyze IS NOT NULL ORDER BY 1`,
+        )
+      ).rows.map((r) => r.relname);
+    const before = await analyzed();
+    expect(await analyzeMonthPartitions(db, ['contract_accounting_entry', 'maintain_ledger'], '202610')).toEqual([
+      'contract_accounting_entry_p202610',
+      'maintain_ledger_p202610',
+    ]);
+    const after = await analyzed();
+    expect(after).toContain('contract_accounting_entry_p202610');
+    expect(after.includes('contract_accounting_entry_p202609')).toBe(before.includes('contract_accounting_entry_p202609'));
+    await expect(analyzeMonthPartitions(db, ['contract_accounting_entry'], '2026-10')).rejects.toThrow(RangeError);
   });
 
   it('months: YYYYMM only; monthsAhead crosses the year', async () => {

@@ -1,5 +1,5 @@
 import type { Database } from '@csp/db';
-import { context, propagation, trace } from '@opentelemetry/api';
+import { traceCarrierOf } from '@csp/service-kit/ops';
 import type { Kysely } from 'kysely';
 import { contractSubject, contractTarget, EVENT_PAYLOADS, isEventType, type EventType, type PayloadOf } from './contract.js';
 
@@ -10,15 +10,6 @@ export interface NewEvent {
   /** what the event is about (`WITHDRAW#12`), for operators */
   subject?: string | null;
   payload: unknown;
-}
-
-/** The traceparent of the active span, so the consumer continues the writer's trace; null when tracing is off. */
-function currentTraceParent(): string | null {
-  const ctx = context.active();
-  if (!trace.getSpan(ctx)?.isRecording()) return null;
-  const carrier: Record<string, string> = {};
-  propagation.inject(ctx, carrier);
-  return carrier.traceparent ?? null;
 }
 
 export class EventContractError extends Error {
@@ -50,7 +41,8 @@ export async function writeEvent(db: Kysely<Database>, event: NewEvent): Promise
       target: event.target,
       subject: event.subject ?? null,
       payload: JSON.stringify(payload),
-      trace_parent: currentTraceParent(),
+      // the consumer continues the writer's trace (null when tracing is off)
+      trace_parent: traceCarrierOf()?.traceparent ?? null,
     })
     .returning('event_id')
     .executeTakeFirstOrThrow();

@@ -1,5 +1,6 @@
 import type { Database } from '@csp/db';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { contextFromCarrier } from '@csp/service-kit/ops';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { sql, type Kysely } from 'kysely';
 import { Counter, Gauge } from 'prom-client';
 import type { EventJobData } from './queues.js';
@@ -63,7 +64,7 @@ export function observeEvents(db: Kysely<Database>): () => void {
 
 /** Runs the consumer inside a span that continues the writer's trace (job data `traceparent`). */
 export async function consumeInSpan<T extends string>(consumer: string, data: EventJobData, work: () => Promise<T>): Promise<T> {
-  const parent = data.traceparent ? propagation.extract(context.active(), { traceparent: data.traceparent }) : context.active();
+  const parent = contextFromCarrier(data);
   const span = tracer.startSpan(
     `event ${data.type}`,
     { kind: SpanKind.CONSUMER, attributes: { 'event.id': data.eventId, 'event.type': data.type, 'event.consumer': consumer } },

@@ -8,15 +8,17 @@ type Compiled<R> = CompiledQuery<R> | { sql: string; parameters: readonly unknow
  * Streams the rows of a compiled query through a server-side cursor, `batchSize` rows per read,
  * as one array per read: a bulk consumer (the spreadsheet export) pays one await per batch instead
  * of one per row. Memory does not grow with the row count. The cursor and connection are always
- * released, also when the consumer stops early.
+ * released, also when the consumer stops early. `rowMode: 'array'` gives each row as its values in
+ * select order (no object with the column names per row: the export reads cells by position).
  */
 export async function* streamBatches<R = Record<string, unknown>>(
   pool: Pick<pg.Pool, 'connect'>,
-  compiled: Compiled<R>,
+  compiled: Compiled<unknown>,
   batchSize = 1000,
+  options: { rowMode?: 'array' } = {},
 ): AsyncGenerator<R[], void, undefined> {
   const client = await pool.connect();
-  const cursor = client.query(new Cursor<R>(compiled.sql, [...compiled.parameters]));
+  const cursor = client.query(new Cursor<R>(compiled.sql, [...compiled.parameters], options.rowMode ? { rowMode: options.rowMode } : {}));
   let failed = false;
   try {
     for (;;) {
@@ -43,5 +45,5 @@ export async function* streamRows<R = Record<string, unknown>>(
   compiled: Compiled<R>,
   batchSize = 1000,
 ): AsyncGenerator<R, void, undefined> {
-  for await (const rows of streamBatches(pool, compiled, batchSize)) yield* rows;
+  for await (const rows of streamBatches<R>(pool, compiled, batchSize)) yield* rows;
 }

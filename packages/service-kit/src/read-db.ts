@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { Counter, Gauge } from 'prom-client';
 import { z } from 'zod';
-import type { Database, Db } from '@csp/db';
+import { withArchiveReads, type Database, type Db } from '@csp/db';
 
 /**
  * Reads off a PostgreSQL streaming replica (`DATABASE_READ_URL`; unset = everything on the primary).
@@ -328,12 +328,26 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Decorates `readRouting`/`readDb`, records writes for read-your-writes, checks the replica. */
+/** True when the request asks for archived months too (`includeArchive=true`). */
+function includesArchive(request: FastifyRequest): boolean {
+  const flag = (request.query as { includeArchive?: unknown } | undefined)?.includeArchive;
+  return flag === 'true' || flag === true;
+}
+
+/**
+ * Decorates `readRouting`/`readDb`, records writes for read-your-writes, checks the replica. Also
+ * `includeArchive=true` on any request: its reads of the month tables through `archiveAware(db)` (lists,
+ * exports, explain, reports) include the archived months (partitions.ts).
+ */
 export const readReplica = fp<ReadRoutingOptions>(
   async (app, options) => {
     const routing = new ReadRouting(options);
     app.decorate('readRouting', routing);
     app.decorate('readDb', routing.db);
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (includesArchive(request)) withArchiveReads(done);
+      else done();
+    });
     if (!routing.enabled) return;
     // onSend: before the client has the answer, so its next read already finds the position.
     app.addHook('onSend', async (request, _reply, payload) => {

@@ -193,36 +193,36 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     filterParamNames.some((n) => query[n] !== undefined && query[n] !== '') ||
     (decl.agentScope !== undefined && restrictToOwnAgent.applies(user));
 
+  /** A field's response value of a selected value: decrypted, formatted, masked (UNREADABLE_MASK when masked and undecryptable). */
+  const responseValue = (s: FieldSpec, value: unknown, cipher: FieldCipher): unknown => {
+    let v = value;
+    if (s.encrypted && v !== null && v !== undefined) {
+      try {
+        v = cipher.decrypt(String(v));
+      } catch (err) {
+        // A masked value that does not decrypt is never shown, not even masked.
+        if (!s.masked) throw err;
+        return UNREADABLE_MASK;
+      }
+    }
+    v = formatValue(s, v);
+    return s.masked && typeof v === 'string' ? MASKS[s.masked](v) : v;
+  };
   const responder = (fields: Entry[]) => (row: AnyRow, cipher: FieldCipher): AnyRow => {
     const resp: AnyRow = {};
-    for (const [k, s] of fields) {
-      let v = row[k];
-      if (s.encrypted && v !== null && v !== undefined) {
-        try {
-          v = cipher.decrypt(String(v));
-        } catch (err) {
-          // A masked value that does not decrypt is never shown, not even masked.
-          if (!s.masked) throw err;
-          resp[k] = UNREADABLE_MASK;
-          continue;
-        }
-      }
-      v = formatValue(s, v);
-      if (s.masked && typeof v === 'string') v = MASKS[s.masked](v);
-      resp[k] = v;
-    }
+    for (const [k, s] of fields) resp[k] = responseValue(s, row[k], cipher);
     return decl.mapResponse ? decl.mapResponse(resp, row) : resp;
   };
   const toResp = responder(visible);
-  /** A cell of the narrow export: the field's response value computed from the selected row. */
-  const exportCell = (k: string, s: FieldSpec) => {
+  /** A cell of the narrow export: the field's response value computed from its selected value. */
+  const exportCell = <R>(s: FieldSpec, read: (row: R) => unknown) => {
     const mask = s.masked ? MASKS[s.masked] : undefined;
     return mask
-      ? (row: AnyRow) => {
-          const v = formatValue(s, row[k]);
+      ? (row: R) => {
+          const v = formatValue(s, read(row));
           return typeof v === 'string' ? mask(v) : v;
         }
-      : (row: AnyRow) => formatValue(s, row[k]);
+      : (row: R) => formatValue(s, read(row));
   };
 
   // ---- writes
@@ -256,18 +256,27 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
   // itself (no response object per row; money and rates formatted once, by their columns), unless
   // mapResponse or exportExtra may read any field of the response.
   const narrowExport = !decl.mapResponse && !decl.exportExtra?.length && exportEntries.length > 0;
-  const exportColumns: Array<SpreadsheetColumn<AnyRow>> = exportEntries
-    .map(([k, s]) => {
+  /**
+   * The export's columns over rows read by `at(key, position)`: objects keyed by field, or (narrow
+   * export) arrays in select order. Encrypted fields are read as they are: the row is decrypted first.
+   */
+  const exportColumnsOver = <R>(at: (k: string, i: number) => (row: R) => unknown): Array<SpreadsheetColumn<R>> =>
+    exportEntries.map(([k, s], i) => {
       const header = exportHeaderOf(k, s);
       const width = s.export ? s.export.width : undefined;
-      if (s.kind === 'money' && !s.masked) return moneyColumn(header, k, width ? { width } : {});
-      if (s.kind === 'rate' && !s.masked) return rateColumn(header, k, width ? { width } : {});
-      const column: SpreadsheetColumn<AnyRow> = { header, key: k };
+      const read = at(k, i);
+      if (s.kind === 'money' && !s.masked) return moneyColumn<R>(header, k, { ...(width ? { width } : {}), value: read as (row: R) => string | null });
+      if (s.kind === 'rate' && !s.masked) return rateColumn<R>(header, k, { ...(width ? { width } : {}), value: read as (row: R) => string | null });
+      const column: SpreadsheetColumn<R> = { header, key: k, value: read };
       if (width) column.width = width;
-      if (s.kind === 'json') column.value = (r) => (r[k] === null || r[k] === undefined ? null : JSON.stringify(r[k]));
-      else if (narrowExport && !s.encrypted) column.value = exportCell(k, s);
+      if (s.kind === 'json') column.value = (r) => {
+        const v = read(r);
+        return v === null || v === undefined ? null : JSON.stringify(v);
+      };
+      else if (narrowExport && !s.encrypted) column.value = exportCell(s, read);
       return column;
     });
+  const exportColumns: Array<SpreadsheetColumn<AnyRow>> = exportColumnsOver<AnyRow>((k) => (row) => row[k]);
   exportColumns.push(...(decl.exportExtra ?? []));
   const exportSelect = !narrowExport
     ? select
@@ -284,6 +293,21 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     : encryptedExports.length === 0
       ? (row: AnyRow) => row
       : (row: AnyRow, cipher: FieldCipher) => Object.assign(row, decryptExports(row, cipher));
+
+  // Narrow: pg rows as arrays (rowMode 'array'), cells read by position; encrypted values replaced in place.
+  const encryptedPositions = exportEntries.flatMap(([, s], i) => (s.encrypted ? [[i, s] as const] : []));
+  const exportArray: Resource['exportArray'] = narrowExport
+    ? {
+        columns: exportColumnsOver<unknown[]>((_k, i) => (row) => row[i]),
+        row:
+          encryptedPositions.length === 0
+            ? (row) => row
+            : (row, cipher) => {
+                for (const [i, s] of encryptedPositions) row[i] = responseValue(s, row[i], cipher);
+                return row;
+              },
+      }
+    : undefined;
 
   // ---- metadata
   const fieldsMeta: ResourceFieldMeta[] = fieldsMetaOf(visible, decl.name);
@@ -362,6 +386,7 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     exportColumns,
     exportSelect,
     exportRow,
+    ...(exportArray ? { exportArray } : {}),
     meta,
   };
 }

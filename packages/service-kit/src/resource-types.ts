@@ -186,5 +186,14 @@ export interface Resource<Resp extends AnyRow = AnyRow> {
   exportSelect(db: Db): AnyQuery;
   /** A selected export row as `exportColumns` read it (else `toResp`). */
   exportRow(row: AnyRow, cipher: FieldCipher): AnyRow;
+  /**
+   * The narrow export over array rows (pg rowMode 'array', values in `exportSelect`'s order): the same
+   * cells as `exportColumns` over `exportRow`, without an object per row. Absent when not narrow.
+   */
+  exportArray?: {
+    columns: Array<SpreadsheetColumn<unknown[]>>;
+    /** Decrypts (formats, masks) the encrypted values in place. */
+    row(row: unknown[], cipher: FieldCipher): unknown[];
+  };
   meta: ResourceMeta;
 }

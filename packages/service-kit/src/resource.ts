@@ -6,9 +6,7 @@ import { AppError, duplicate, invalid, notFound } from './errors.js';
 import { envelope, ok, pageResponse } from './envelope.js';
 import { perm } from './guard.js';
 import { listPage } from './list-page.js';
-import { streamBatches } from './cursor.js';
-import { sendSpreadsheet } from './spreadsheet.js';
-import { todayCompact } from './text.js';
+import { sendResourceExport } from './export-route.js';
 import { compileResource } from './resource-compile.js';
 import { registryOf } from './meta.js';
 import { readTarget } from './read-db.js';
@@ -97,18 +95,7 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
         config: perm(resource.menu, ops.export),
         schema: { tags, summary: `Export ${resource.name} (xlsx, same filters as the list)`, querystring: resource.schemas.exportQuery },
       },
-      async (request, reply: FastifyReply) => {
-        const q = request.query as AnyRow;
-        const read = await readTarget(app, request.user?.userId);
-        const qb = resource.orderBy(resource.applyFilters(resource.exportSelect(read.db), q, request.user), q as { sortField?: string });
-        const batches = streamBatches<AnyRow>(read.pool, qb.compile(), EXPORT_BATCH_ROWS);
-        return sendSpreadsheet(reply, {
-          fileName: `${resource.name}-${todayCompact()}.xlsx`,
-          sheetName: resource.name,
-          columns: resource.exportColumns,
-          batches: mapBatches(batches, (row) => resource.exportRow(row, app.cipher)),
-        });
-      },
+      async (request, reply: FastifyReply) => sendResourceExport(app, resource, request, reply),
     );
   }
 
@@ -235,11 +222,4 @@ export function registerResource(app: FastifyInstance<any, any, any, any, any>, 
       },
     );
   }
-}
-
-/** Rows per cursor read of an export (one await and one array per read). */
-const EXPORT_BATCH_ROWS = 2000;
-
-async function* mapBatches<A, B>(batches: AsyncIterable<A[]>, map: (row: A) => B): AsyncGenerator<B[]> {
-  for await (const rows of batches) yield rows.map(map);
 }

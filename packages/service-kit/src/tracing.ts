@@ -1,13 +1,16 @@
 import {
   context,
-  propagation,
+  createTraceState,
+  isSpanContextValid,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
+  TraceFlags,
   type Context,
   type ContextManager,
   type Span,
+  type SpanContext,
   type Tracer,
 } from '@opentelemetry/api';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
@@ -28,6 +31,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 
 let sdk: NodeSDK | undefined;
 let tracer: Tracer | undefined;
+/** Started with the synchronous context manager (TracingOptions.synchronousContext). */
+let synchronous = false;
 
 export function tracingRequested(env: Record<string, string | undefined> = process.env): boolean {
   if (env.OTEL_SDK_DISABLED === 'true' || env.OTEL_TRACES_EXPORTER === 'none') return false;
@@ -70,6 +75,7 @@ async function start(serviceName: string, exporting: Export, options: TracingOpt
   });
   sdk.start();
   tracer = trace.getTracer('@csp/service-kit');
+  synchronous = options.synchronousContext === true;
 }
 
 /**
@@ -88,7 +94,7 @@ export async function startTracing(
     await start(serviceName, { traceExporter: exporter }, options);
     // bounded: a long bench must not grow without end
     setInterval(() => {
-      if (exporter.getFinishedSpans().length > 50_000) exporter.reset();
+      if (exporter.getFinishedSpans().length > 10_000) exporter.reset();
     }, 1000).unref();
   } else if (tracingRequested(env)) await start(serviceName, {}, options);
   return tracingEnabled();
@@ -132,26 +138,36 @@ const HEALTH_ROUTE = '/api/health';
 
 /**
  * Registers the request spans when tracing is on (nothing at all when off: no hook, no per-request
- * work). onRequest starts one SERVER span named `METHOD /route/:pattern`, continuing the caller's W3C
- * `traceparent`, and runs the rest of the request in its context (AsyncLocalStorage carries it into the
- * handler; with the synchronous context the request keeps it for requestTraceContext). onResponse sets
- * the route and status attributes (ERROR on 5xx) and ends it. Call before any route is added.
+ * work). onRequest starts one SERVER span named `METHOD /route/:pattern` with the method and route
+ * attributes, continuing the caller's W3C `traceparent` (read only when the request has one), and
+ * keeps its context on the request (requestTraceContext). With AsyncLocalStorage the rest of the
+ * request runs in that context (spans of the handler's work are its children); with the synchronous
+ * context (the gateway: it passes the request's context on explicitly) nothing more is done. A span
+ * the sampler dropped is not kept: its context still propagates, onResponse does no work for it.
+ * onResponse sets the status attribute (ERROR on 5xx) and ends the span. Call before any route is added.
  */
 export async function registerTracing(app: FastifyInstance): Promise<void> {
   const active = tracer;
   if (!active) return;
+  const runInContext = !synchronous;
   app.decorateRequest(REQUEST_SPAN, null);
   app.decorateRequest(REQUEST_CONTEXT, null);
 
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const route = request.routeOptions.url;
     if (route === HEALTH_ROUTE) return done();
-    const parent = propagation.extract(ROOT_CONTEXT, request.headers);
-    const span = active.startSpan(route ? `${request.method} ${route}` : request.method, { kind: SpanKind.SERVER }, parent);
+    const method = request.method;
+    const parent = contextFromCarrier(request.headers, ROOT_CONTEXT);
+    const span = active.startSpan(
+      route ? `${method} ${route}` : method,
+      { kind: SpanKind.SERVER, attributes: route ? { 'http.request.method': method, 'http.route': route } : { 'http.request.method': method } },
+      parent,
+    );
     const ctx = trace.setSpan(parent, span);
-    (request as TracedRequest)[REQUEST_SPAN] = span;
+    if (span.isRecording()) (request as TracedRequest)[REQUEST_SPAN] = span;
     (request as TracedRequest)[REQUEST_CONTEXT] = ctx;
-    context.with(ctx, done);
+    if (runInContext) context.with(ctx, done);
+    else done();
   });
 
   app.addHook('onError', (request: FastifyRequest, _reply: FastifyReply, error: Error, done: HookHandlerDoneFunction) => {
@@ -167,12 +183,10 @@ export async function registerTracing(app: FastifyInstance): Promise<void> {
     const span = (request as TracedRequest)[REQUEST_SPAN];
     if (span) {
       (request as TracedRequest)[REQUEST_SPAN] = null;
-      span.setAttribute('http.request.method', request.method);
-      const route = request.routeOptions.url;
-      if (route) span.setAttribute('http.route', route);
-      span.setAttribute('http.response.status_code', reply.statusCode);
+      const status = reply.statusCode;
+      span.setAttribute('http.response.status_code', status);
       // a 5xx that threw already has its message (onError); one that did not still fails the span
-      if (reply.statusCode >= 500 && !(span as { status?: { code: number } }).status?.code) span.setStatus({ code: SpanStatusCode.ERROR });
+      if (status >= 500 && !(span as { status?: { code: number } }).status?.code) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     }
     done();
@@ -188,19 +202,80 @@ export function requestTraceContext(request: FastifyRequest | object): Context {
 }
 
 /**
+ * W3C trace context as it travels in a job payload or an event (`traceparent`, `tracestate` when the
+ * span has one). The platform speaks W3C trace context only: these helpers write and read it
+ * themselves, so a gateway hop, a batch job and an event carry the same two fields, and the per-request
+ * path skips the propagator machinery (carrier getters/setters, the baggage propagator).
+ */
+export interface TraceCarrier {
+  traceparent: string;
+  tracestate?: string;
+}
+
+/**
+ * The span context to propagate from `ctx`: none while tracing is off in this process; with tracing
+ * on, also that of a span the sampler dropped (flags 00), so the next hop drops the trace too.
+ */
+function propagatedSpanContext(ctx: Context): SpanContext | undefined {
+  if (!tracer) return undefined;
+  const sc = trace.getSpan(ctx)?.spanContext();
+  return sc && isSpanContextValid(sc) ? sc : undefined;
+}
+
+function traceparentOf(sc: SpanContext): string {
+  return `00-${sc.traceId}-${sc.spanId}-${sc.traceFlags & TraceFlags.SAMPLED ? '01' : '00'}`;
+}
+
+/**
  * The one W3C trace-context writer of the platform: adds `traceparent` (and `tracestate`) of the span
- * of `ctx` to `carrier` when that span is recording; leaves it untouched when tracing is off.
- * Returns whether it wrote.
+ * of `ctx` to `carrier` (request headers); leaves it untouched when tracing is off or `ctx` holds no
+ * span. Returns whether it wrote.
  */
 export function injectTraceContext(carrier: Record<string, unknown>, ctx: Context = context.active()): boolean {
-  if (!trace.getSpan(ctx)?.isRecording()) return false;
-  propagation.inject(ctx, carrier);
+  const sc = propagatedSpanContext(ctx);
+  if (!sc) return false;
+  carrier.traceparent = traceparentOf(sc);
+  const state = sc.traceState?.serialize();
+  if (state) carrier.tracestate = state;
   return true;
+}
+
+/** The trace context of `ctx` for a job payload or an event; undefined when tracing is off (or no span). */
+export function traceCarrierOf(ctx: Context = context.active()): TraceCarrier | undefined {
+  const sc = propagatedSpanContext(ctx);
+  if (!sc) return undefined;
+  const state = sc.traceState?.serialize();
+  return state ? { traceparent: traceparentOf(sc), tracestate: state } : { traceparent: traceparentOf(sc) };
 }
 
 /** The W3C trace context of the active span (`{ traceparent, tracestate? }`), empty when none. */
 export function currentTraceHeaders(ctx: Context = context.active()): Record<string, string> {
-  const carrier: Record<string, string> = {};
-  injectTraceContext(carrier, ctx);
-  return carrier;
+  return { ...traceCarrierOf(ctx) };
+}
+
+/** version 00: exactly four fields; a later version may append fields (W3C trace-context, 4.3). */
+const TRACEPARENT = /^([\da-f]{2})-([\da-f]{32})-([\da-f]{16})-([\da-f]{2})(-.*)?$/;
+
+/**
+ * The one reader: `ctx` continued by the remote parent a carrier holds (`traceparent`, optional
+ * `tracestate`: request headers, job payload or event data); `ctx` itself when the carrier holds no
+ * valid trace context. Works with tracing off too (the context is then simply never used).
+ */
+export function contextFromCarrier(
+  carrier: { traceparent?: unknown; tracestate?: unknown } | null | undefined,
+  ctx: Context = context.active(),
+): Context {
+  const header = carrier?.traceparent;
+  if (typeof header !== 'string') return ctx;
+  const m = TRACEPARENT.exec(header.trim());
+  if (!m || m[1] === 'ff' || (m[1] === '00' && m[5] !== undefined)) return ctx;
+  const state = carrier?.tracestate;
+  const spanContext: SpanContext = {
+    traceId: m[2]!,
+    spanId: m[3]!,
+    traceFlags: parseInt(m[4]!, 16),
+    isRemote: true,
+    ...(typeof state === 'string' && state ? { traceState: createTraceState(state) } : {}),
+  };
+  return isSpanContextValid(spanContext) ? trace.setSpanContext(ctx, spanContext) : ctx;
 }

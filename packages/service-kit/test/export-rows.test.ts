@@ -71,6 +71,19 @@ describe('resource export rows (narrow export)', () => {
     expect(cells(ledger.exportRow(raw(2), cipher)).slice(4, 5)).toEqual(['-0.01']);
   });
 
+  it('read array rows (pg rowMode array, select order) into the same cells as the object rows, encrypted values decrypted in place', () => {
+    const array = ledger.exportArray!;
+    const keys = ledger.exportColumns.map((c) => c.key);
+    expect(array.columns.map((c) => [c.key, c.header, c.width, c.numeric])).toEqual(
+      ledger.exportColumns.map((c) => [c.key, c.header, c.width, c.numeric]),
+    );
+    for (let i = 1; i <= 6; i++) {
+      const values = keys.map((k) => (raw(i) as Record<string, unknown>)[k]);
+      const row = array.row(values, cipher);
+      expect(array.columns.map((c) => c.value!(row))).toEqual(cells(ledger.exportRow(raw(i), cipher)));
+    }
+  });
+
   it('select only the exported fields (no timestamps or response-only fields read for a 1,000,000-row export)', async () => {
     const pool = createPool({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres', max: 1 });
     try {
@@ -94,6 +107,7 @@ describe('resource export rows (narrow export)', () => {
       mapResponse: (resp) => ({ ...resp, amount: resp.note === 'void' ? null : resp.amount }),
     });
     expect(mapped.exportRow).toBe(mapped.toResp);
+    expect(mapped.exportArray).toBeUndefined();
     expect(mapped.exportSelect).toBe(mapped.select);
   });
 });

@@ -45,9 +45,10 @@ export async function buildGatewayApp(config: GatewayConfig, options: GatewayApp
     void reply.header('x-request-id', request.id);
     done();
   });
-  // Request spans (only when tracing is on; the forwarder passes their context on) and the HTTP histogram.
+  // Request spans (only when tracing is on; the forwarder passes their context on) and the HTTP histogram
+  // (only when /metrics is served: nobody could read it otherwise).
   await registerTracing(app);
-  await registerHttpMetrics(app, 'gateway');
+  if (config.metricsPort !== undefined) await registerHttpMetrics(app, 'gateway');
 
   app.setErrorHandler((error: FastifyError & { statusCode?: number }, request, reply) => {
     const status = error.statusCode ?? 500;

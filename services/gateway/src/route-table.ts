@@ -69,6 +69,7 @@ export const SERVICE_PREFIXES: Readonly<Record<ServiceName, readonly string[]>> 
     'commission-types',
     'incentive-programs',
     'incentive-payments',
+    'simulations',
   ],
   'payment-tax': [
     'payments',

@@ -14,9 +14,9 @@ import { registerLedgerRoutes } from './ledgers/ledgers.routes.js';
 import { registerOtherCommissionRoutes } from './other-commissions/other-commission.routes.js';
 import { registerPeriodCloseRoutes } from './period-closes/period-close.routes.js';
 import { registerPartitionRoutes } from './period-closes/partitions.routes.js';
-import { registerArchiveReads } from './period-closes/partitions.service.js';
 import { registerClosedMonthRunGuard } from './period-closes/run-guard.js';
 import { registerSettleRoutes } from './settle/settle.routes.js';
+import { registerSimulationRoutes } from './simulations/simulation.routes.js';
 import { registerTaxInvoiceRoutes } from './tax-invoices/tax-invoice.routes.js';
 import { registerTerminationRoutes } from './termination-settlements/termination-settlement.routes.js';
 
@@ -48,11 +48,12 @@ const AREAS: Array<(app: ServiceApp, deps: AreaDeps) => Promise<void>> = [
   registerCommissionMasterRoutes,
   registerCommissionTypeRoutes,
   registerOtherCommissionRoutes,
+  // what-if simulations on the real engine (issue 26)
+  registerSimulationRoutes,
 ];
 
 export async function registerAreas(app: ServiceApp, deps: AreaDeps): Promise<void> {
   registerClosedMonthRunGuard(app);
-  registerArchiveReads(app);
   for (const area of AREAS) {
     await app.register(async (scope) => area(scope.withTypeProvider<ZodTypeProvider>(), deps));
   }

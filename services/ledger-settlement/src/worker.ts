@@ -1,7 +1,10 @@
 import { runWorkerProcess } from '@csp/batch';
+import { createDb, createPool } from '@csp/db';
+import { createLogger } from '@csp/service-kit';
 import { startOpsListener, startTracing } from '@csp/service-kit/ops';
 import { z } from 'zod';
 import { setChunkSizes } from './calc/chunk-sizes.js';
+import { startSimulationWorker } from './simulations/simulation.queue.js';
 import { ledgerSteps } from './steps/index.js';
 
 /**
@@ -18,7 +21,7 @@ const chunkEnv = z.object({
 // Traces when OTEL_* asks for them; GET /metrics on METRICS_PORT (ops port) when set.
 await startTracing('ledger-settlement-worker');
 await startOpsListener();
-await runWorkerProcess({
+const workers = await runWorkerProcess({
   service: 'ledger-settlement',
   steps: ledgerSteps,
   configure(env) {
@@ -26,3 +29,31 @@ await runWorkerProcess({
     setChunkSizes({ contracts: chunks.BATCH_CHUNK_CONTRACTS, agents: chunks.BATCH_CHUNK_AGENTS });
   },
 });
+
+/** The what-if simulations' queue (issue 26): one job per run; SIMULATION_WORKER=false leaves it to other processes. */
+const simulationEnv = z.object({
+  DATABASE_URL: z.string().min(1).default('postgres://postgres@127.0.0.1:5432/commission'),
+  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  BATCH_PREFIX: z.string().min(1).max(50).optional(),
+  LOG_LEVEL: z.string().default('info'),
+  SIMULATION_WORKER: z.enum(['true', 'false']).default('true'),
+}).parse(process.env);
+if (simulationEnv.SIMULATION_WORKER === 'true') {
+  const pool = createPool({ connectionString: simulationEnv.DATABASE_URL, max: 3, applicationName: 'simulation-worker' });
+  const db = createDb(pool);
+  const logger = createLogger({ name: 'simulation-worker', level: simulationEnv.LOG_LEVEL });
+  const worker = startSimulationWorker({
+    connection: { url: simulationEnv.REDIS_URL, maxRetriesPerRequest: null },
+    ...(simulationEnv.BATCH_PREFIX ? { prefix: simulationEnv.BATCH_PREFIX } : {}),
+    db,
+    connectionString: simulationEnv.DATABASE_URL,
+    logger,
+  });
+  const stop = async () => {
+    await worker.close();
+    await db.destroy();
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+  logger.info({ steps: workers.steps }, 'simulation worker ready');
+}

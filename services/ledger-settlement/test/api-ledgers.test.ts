@@ -276,7 +276,7 @@ describe('exception ledger', () => {
     expect(list.body.data.list.map((r: any) => r.agentId)).toEqual([book.other]);
     // LEDGER_EXCEPTION has no EXPORT: its export needs READ and keeps the row filter
     const sheet = await readSheet((await a.get('/api/ledger/exception/excel?lang=en', token)).raw);
-    expect(sheet.rows.map((r) => r[sheet.header.indexOf('Agent ID')])).toEqual([book.other]);
+    expect(sheet.rows.map((r) => r[sheet.header.indexOf('Agent')])).toEqual([book.other]);
   });
 });
 

@@ -4,7 +4,7 @@ import { SETTLE_MONTH_TABLES, ensureMonthPartitions, type Database } from '@csp/
 import { listPage, type AuthUser } from '@csp/service-kit';
 import { exceptionLedgerResource, maintainLedgerResource, recruitLedgerResource } from '../src/ledgers/ledgers.resource.js';
 import { settleResource } from '../src/settle/settle.resource.js';
-import { api, insertLedger, insertSettle, seedMiniBook, startContext, type Api, type Ctx, type MiniBook } from './api-helpers.js';
+import { api, insertLedger, insertSettle, readSheet, seedMiniBook, startContext, type Api, type Ctx, type MiniBook } from './api-helpers.js';
 
 /**
  * Issue 27: every month query of the batch and of the lists reads the month's partitions only (EXPLAIN), and a
@@ -13,6 +13,8 @@ import { api, insertLedger, insertSettle, seedMiniBook, startContext, type Api, 
 let ctx: Ctx;
 let a: Api;
 let book: MiniBook;
+/** The settle row of month 202401, whose ledger lines are archived in the test. */
+let settle202401: number;
 const MONTH = '202502';
 const MONTHS = ['202401', '202402', '202501', MONTH, '202503'];
 
@@ -25,7 +27,7 @@ beforeAll(async () => {
   await insertLedger(ctx, 'maintain_ledger', { agentId: book.fc, contractId: c1, settleMonth: '202401', companyAmount: '200.00', agentAmount: '100.25' });
   await insertLedger(ctx, 'maintain_ledger', { agentId: book.fc, contractId: c2, settleMonth: '202401', companyAmount: '80.00', agentAmount: '40.10' });
   await insertLedger(ctx, 'maintain_ledger', { agentId: book.fc, contractId: c1, settleMonth: MONTH, companyAmount: '10.00', agentAmount: '5.00' });
-  await insertSettle(ctx, { agentId: book.fc, settleMonth: '202401', maintain: '140.35', gross: '140.35', tax: '4.63', net: '135.72', status: 'CONFIRMED' });
+  settle202401 = await insertSettle(ctx, { agentId: book.fc, settleMonth: '202401', maintain: '140.35', gross: '140.35', tax: '4.63', net: '135.72', status: 'CONFIRMED' });
   await ctx.pool.query('ANALYZE');
 });
 afterAll(async () => {
@@ -173,6 +175,23 @@ describe('archive of a closed year (SUPER_ADMIN, change-logged)', () => {
     ]);
     // the live months read as before, with or without the archive
     expect(await maintainOf(`settleMonth=${MONTH}&includeArchive=true`)).toEqual([[MONTH, '5.00']]);
+    // explain of the archived month: the settle row is there, its ledger lines only with includeArchive
+    const explainOf = async (query: string) => {
+      const res = await a.get(`/api/settle/${settle202401}/explain${query}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const data = res.body.data as { sections: { maintain: { agentAmount: string }[] }; totals: { maintain: string }; reconciles: boolean };
+      return { maintain: data.sections.maintain.map((l) => l.agentAmount).sort(), total: data.totals.maintain, reconciles: data.reconciles };
+    };
+    expect(await explainOf('')).toEqual({ maintain: [], total: '0.00', reconciles: false });
+    expect(await explainOf('?includeArchive=true')).toEqual({ maintain: ['100.25', '40.10'], total: '140.35', reconciles: true });
+    // the export of the archived month, the same way
+    const sheetRows = async (query: string) => {
+      const res = await a.get(`/api/ledger/maintain/excel?settleMonth=202401${query}`);
+      expect(res.status).toBe(200);
+      return (await readSheet(res.raw)).rows.length;
+    };
+    expect(await sheetRows('')).toBe(0);
+    expect(await sheetRows('&includeArchive=true')).toBe(2);
     // settle rows stay attached (payments, holds and disputes hold keys into them)
     const settle = await a.get('/api/settle?settleMonth=202401');
     expect(settle.body.data.list.map((r: { netAmount: string }) => r.netAmount)).toEqual(['135.72']);

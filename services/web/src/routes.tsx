@@ -27,6 +27,9 @@ const MyExplainPage = lazy(() => import('./workflows/portal/my-explain-page.js')
 const MyDisputesPage = lazy(() => import('./workflows/portal/my-disputes-page.js'));
 const MyStatementsPage = lazy(() => import('./workflows/portal/my-statements-page.js'));
 const MyWithdrawPage = lazy(() => import('./workflows/portal/my-withdraw-page.js'));
+const SimulationListPage = lazy(() => import('./workflows/simulation/simulation-list-page.js'));
+const SimulationEditorPage = lazy(() => import('./workflows/simulation/simulation-editor-page.js'));
+const SimulationPage = lazy(() => import('./workflows/simulation/simulation-page.js'));
 
 function RouteError() {
   return <ErrorNotice error={useRouteError()} />;
@@ -65,6 +68,10 @@ export const router = createBrowserRouter([
       { path: 'rules/payout', element: <RulePage /> },
       { path: 'rules/override', element: <RulePage /> },
       { path: 'rules/chargeback', element: <RulePage /> },
+      { path: 'rules/simulations', element: <SimulationListPage /> },
+      { path: 'rules/simulations/new', element: <SimulationEditorPage /> },
+      { path: 'rules/simulations/:simId', element: <SimulationPage /> },
+      { path: 'rules/simulations/:simId/edit', element: <SimulationEditorPage /> },
       { path: 'receive/mapping', element: <ReceiveMappingPage /> },
       { path: 'receive/mapping/wizard', element: <MappingWizardPage /> },
       { path: 'system/roles', element: <RolesPage /> },

@@ -11,6 +11,7 @@ import type { MasterPeopleTables } from './master-data.js';
 import type { MasterRuleTables } from './master-rules.js';
 import type { PaymentTaxTables } from './payment-tax.js';
 import type { PlatformTables } from './platform.js';
+import type { SimulationTables } from './simulations.js';
 
 export * from './platform.js';
 export * from './master-data.js';
@@ -25,6 +26,7 @@ export * from './approvals.js';
 export * from './lifecycle.js';
 export * from './commission-rules.js';
 export * from './commission-ledgers.js';
+export * from './simulations.js';
 
 /**
  * The whole schema as Kysely sees it. Each business area keeps its tables in its own file
@@ -43,4 +45,5 @@ export interface Database
     ApprovalTables,
     LifecycleTables,
     CommissionRuleTables,
-    CommissionLedgerTables {}
+    CommissionLedgerTables,
+    SimulationTables {}

@@ -24,7 +24,7 @@ export const anomalyResource = defineResource({
     scope: f.enum(ANOMALY_SCOPES).filter().label('Scope'),
     orgId: f.ref().label('Org ID'),
     orgName: f.joined('o.org_name', 'text').search().sort().label('Organization'),
-    agentId: f.ref().filter().label('Agent ID'),
+    agentId: f.ref().filter(),
     agentName: f.joined('a.agent_name', 'text').search().sort().label('Agent'),
     alertType: f.enum(ANOMALY_TYPES).filter().label('Alert'),
     retentionRate: f.rate().sort().label('Retention (%)'),

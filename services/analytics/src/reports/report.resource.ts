@@ -22,7 +22,7 @@ export const agentSummaryResource = defineResource({
   fields: {
     agentKpiId: f.id(),
     settleMonth: f.month().filter('range').sort().label('Settle month'),
-    agentId: f.ref().filter().sort().label('Agent ID'),
+    agentId: f.ref().filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().sort().label('Agent'),
     orgId: f.ref().label('Org ID'),
     orgName: f.joined('o.org_name', 'text').search().sort().label('Organization'),
@@ -120,7 +120,7 @@ export const chargebackRiskResource = defineResource({
     exposureId: f.id(),
     settleMonth: f.month().filter('range').sort().label('Settle month'),
     asOfDate: f.date().label('As of'),
-    agentId: f.ref().filter().sort().label('Agent ID'),
+    agentId: f.ref().filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().sort().label('Agent'),
     orgId: f.ref().label('Org ID'),
     orgName: f.joined('o.org_name', 'text').search().sort().label('Organization'),

@@ -9,6 +9,7 @@ import {
   type RenewalEndorsement,
 } from '@csp/domain';
 import { sql, type RawBuilder } from 'kysely';
+import { historyTable } from './db.js';
 import { monthByAgent, type ByAgent } from './month-by-agent.js';
 import type { OtherCommissionSetup } from './other-commission-rules.js';
 
@@ -198,7 +199,10 @@ export async function persistencyCandidates(
     FROM contract c
     JOIN product p ON p.product_id = c.product_id
     JOIN insurance_company ic ON ic.company_id = p.company_id
-    LEFT JOIN LATERAL (SELECT sum(l.agent_amount) AS s, count(*) AS n FROM recruit_ledger l WHERE l.contract_id = c.contract_id) r ON true
+    LEFT JOIN LATERAL (SELECT sum(l.agent_amount) AS s, count(*) AS n FROM (
+      SELECT agent_amount FROM ${historyTable('recruit_ledger')} h WHERE h.contract_id = c.contract_id AND h.settle_month <> ${month}
+      UNION ALL
+      SELECT agent_amount FROM recruit_ledger m WHERE m.contract_id = c.contract_id AND m.settle_month = ${month}) l) r ON true
     WHERE c.agent_id BETWEEN ${range.from} AND ${range.to}
       AND (c.contract_date BETWEEN ${firstDayOfMonth(m13)}::date AND ${lastDayOfMonth(m13)}::date
         OR c.contract_date BETWEEN ${firstDayOfMonth(m25)}::date AND ${lastDayOfMonth(m25)}::date)

@@ -1,9 +1,9 @@
 import type { StepContext, StepCounts } from '@csp/batch';
 import { sql } from 'kysely';
-import type { LedgerDb } from './db.js';
+import { historyTable, type LedgerDb } from './db.js';
 
 const PARENTS = (month: string) => sql`
-  FROM exception_ledger p
+  FROM ${historyTable('exception_ledger')} p
   JOIN exception_type_code t ON t.exception_code = p.exception_code
   WHERE t.is_active AND t.auto_calc_yn = 'Y'
     AND p.recurring_yn = 'Y' AND p.recurring_parent_id IS NULL

@@ -29,7 +29,7 @@ export const commissionMasterResource = defineResource({
   fields: {
     cmId: f.id().label('ID'),
     settleMonth: f.month().nullable(false).filter().sort().label('Settle month'),
-    agentId: f.ref().nullable(false).filter().sort().label('Agent ID'),
+    agentId: f.ref().nullable(false).filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().label('Agent').export({ width: 18 }),
     commissionType: f.enum(COMMISSION_TYPE_CODES).nullable(false).filter('in').sort().label('Type'),
     typeName: f.joined('t.type_name', 'text').label('Type name').export({ width: 24 }),

@@ -21,7 +21,7 @@ export const correctionResource = defineResource({
   baseQuery: (db) => db.selectFrom('settle_correction as sc').leftJoin('agent as a', 'a.agent_id', 'sc.agent_id'),
   fields: {
     correctionId: f.id().label('Correction ID'),
-    agentId: f.ref().required().createOnly().nullable(false).filter().sort().label('Agent ID'),
+    agentId: f.ref().required().createOnly().nullable(false).filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().label('Agent').export({ width: 18 }),
     originalMonth: f.month().required().createOnly().nullable(false).filter('range').sort().label('Original month'),
     amount: f.money().required().nullable(false).sort().label('Amount'),

@@ -6,6 +6,7 @@ import { pricingOf } from '../calc/pricing.js';
 import type { Executor } from '../period-closes/month-guard.js';
 import { lineKey, priorCompensation, type RepriceLine } from './compensation.js';
 import { repriceRow, ruleSourceOf, storedLedgerColumns, storedRefs, type StoredLedgerRow } from './reprice.js';
+import { historyTable } from '../calc/db.js';
 
 const RETRO_CODES = ['RETRO_PLUS', 'RETRO_MINUS'] as const;
 
@@ -41,7 +42,7 @@ async function candidateRows(trx: Executor, ctx: StepContext, revisions: Revisio
   for (const table of ['recruit_ledger', 'maintain_ledger'] as const) {
     const { rows } = await sql<StoredLedgerRow>`
       SELECT ${storedLedgerColumns(table)}
-      FROM ${sql.table(table)} l JOIN contract c ON c.contract_id = l.contract_id JOIN agent a ON a.agent_id = l.agent_id
+      FROM ${historyTable(table)} l JOIN contract c ON c.contract_id = l.contract_id JOIN agent a ON a.agent_id = l.agent_id
       WHERE l.settle_month < ${ctx.settleMonth} AND l.status <> 'CALCULATED'
         ${ctx.companyCode === undefined ? sql`` : sql`AND l.company_code = ${ctx.companyCode}`}
         AND ((l.calc_basis->'companyRate'->>'rateId')::bigint = ANY(${rateIds}::bigint[])

@@ -25,7 +25,7 @@ export const disputeResource = defineResource({
       .leftJoin('settle_correction as sc', 'sc.correction_id', 'd.correction_id'),
   fields: {
     disputeId: f.id().label('Dispute ID'),
-    agentId: f.ref().nullable(false).filter().sort().label('Agent ID'),
+    agentId: f.ref().nullable(false).filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().label('Agent').export({ width: 18 }),
     settleMonth: f.month().nullable(false).filter('range').sort().label('Settle month'),
     targetTable: f.enum(SETTLE_ROW_TABLES).required().createOnly().filter().label('이의 대상 원장', 'Disputed table'),

@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { envelope, notFound, ok, perm, restrictToOwnAgent, zId, type ServiceApp } from '@csp/service-kit';
+import { archiveAware } from '@csp/db';
+import { envelope, notFound, ok, perm, readDb, restrictToOwnAgent, zId, type ServiceApp } from '@csp/service-kit';
 import { explainResp } from './explain.schemas.js';
 import { explainSettlement, type SettleRow } from './explain.service.js';
 
-/** GET /api/settle/{id}/explain: the settlement's figures line by line (AGENT users: own rows only). */
+/**
+ * GET /api/settle/{id}/explain: the settlement's figures line by line (AGENT users: own rows only). Read off the
+ * replica (readDb); `includeArchive=true` reads the ledger lines of an archived month too.
+ */
 export async function registerExplainRoutes(app: ServiceApp): Promise<void> {
-  const db = () => app.db;
   app.get(
     '/api/settle/:id/explain',
     {
@@ -19,8 +22,9 @@ export async function registerExplainRoutes(app: ServiceApp): Promise<void> {
       },
     },
     async (request) => {
+      const db = archiveAware(await readDb(request));
       const settle = (await restrictToOwnAgent(
-        db()
+        db
           .selectFrom('settle_master as s')
           .leftJoin('agent as a', 'a.agent_id', 's.agent_id')
           .select([
@@ -47,7 +51,7 @@ export async function registerExplainRoutes(app: ServiceApp): Promise<void> {
         ['s.agent_id'],
       ).executeTakeFirst()) as SettleRow | undefined;
       if (!settle) throw notFound(`Settlement ${request.params.id}`);
-      return ok(await explainSettlement(db(), settle));
+      return ok(await explainSettlement(db, settle));
     },
   );
 }

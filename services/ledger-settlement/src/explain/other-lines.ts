@@ -142,7 +142,7 @@ export async function loadOtherLines(db: Db, agentId: number, month: string) {
     sql<OtherLedgerSql>`
       SELECT ledger_id, run_id, commission_type, contract_id, policy_no, product_code, commission_year, milestone_month,
              base_amount, rate_pct, agent_amount, rule_id, rule_version, source_id, status, calc_basis
-      FROM other_commission_ledger WHERE agent_id = ${agentId} AND settle_month = ${month}
+      FROM ${sql.table('other_commission_ledger')} WHERE agent_id = ${agentId} AND settle_month = ${month}
       ORDER BY commission_type, ledger_id`.execute(db),
     sql<{
       result_id: number;
@@ -170,7 +170,7 @@ export async function loadOtherLines(db: Db, agentId: number, month: string) {
       updated_at: Date | null;
     }>`
       SELECT cm_id, commission_type, computed_amount, adjustment_amount, adjust_reason, updated_by, updated_at
-      FROM commission_master WHERE agent_id = ${agentId} AND settle_month = ${month} AND adjustment_amount <> 0
+      FROM ${sql.table('commission_master')} WHERE agent_id = ${agentId} AND settle_month = ${month} AND adjustment_amount <> 0
       ORDER BY cm_id`.execute(db),
   ]);
   const byType = new Map(types.rows.map((t) => [t.type_code, t]));

@@ -28,7 +28,7 @@ export const holdResource = defineResource({
   fields: {
     holdId: f.id().label('Hold ID'),
     settleId: f.ref().nullable(false).filter().label('Settle ID'),
-    agentId: f.ref().nullable(false).filter().sort().label('Agent ID'),
+    agentId: f.ref().nullable(false).filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().label('Agent').export({ width: 18 }),
     settleMonth: f.month().nullable(false).filter('range').sort().label('Settle month'),
     settleStatus: f.joined('s.status', 'text').label('Settlement status'),

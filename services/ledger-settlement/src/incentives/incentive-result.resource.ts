@@ -30,7 +30,7 @@ export const resultResource = defineResource({
     programName: f.joined('ip.program_name', 'text').search().label('Program name').export({ width: 30 }),
     metric: f.joined('ip.metric', 'text').label('Metric'),
     rewardType: f.joined('ip.reward_type', 'text').label('Reward'),
-    agentId: f.ref().nullable(false).filter().sort().label('Agent ID'),
+    agentId: f.ref().nullable(false).filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().label('Agent').export({ width: 18 }),
     settleMonth: f.month().nullable(false).filter().sort().label('지급월', 'Pay month'),
     measuredValue: f.money().nullable(false).sort().label('Measured'),

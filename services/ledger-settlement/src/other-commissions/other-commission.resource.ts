@@ -22,7 +22,7 @@ export const otherCommissionResource = defineResource({
     ledgerId: f.id().label('Ledger ID'),
     settleMonth: f.month().nullable(false).filter().sort().label('Settle month'),
     commissionType: f.enum(OTHER_COMMISSION_TYPES).nullable(false).filter('in').sort().label('Type'),
-    agentId: f.ref().nullable(false).filter().sort().label('Agent ID'),
+    agentId: f.ref().nullable(false).filter().sort(),
     agentName: f.joined('a.agent_name', 'text').label('Agent').export({ width: 18 }),
     contractId: f.ref().filter().sort().label('Contract ID'),
     policyNo: f.text().filter().label('Policy no').export({ width: 18 }),

@@ -5,7 +5,6 @@ import {
   monthsAhead,
   partitionMonths,
   restoreMonth,
-  withArchiveReads,
 } from '@csp/db';
 import { invalid, type ServiceApp } from '@csp/service-kit';
 import { inTransaction, isMonthClosed, lockMonthExclusive, type Executor } from './month-guard.js';
@@ -102,14 +101,3 @@ export function startPartitionMaintenance(app: ServiceApp, env: NodeJS.ProcessEn
   });
 }
 
-/**
- * `includeArchive=true` on any request of the service: its reads of the month tables that go through
- * archiveAware (the ledger and settle lists, their exports) include the archived months.
- */
-export function registerArchiveReads(app: ServiceApp): void {
-  app.addHook('onRequest', (request, _reply, done) => {
-    const flag = (request.query as { includeArchive?: unknown } | undefined)?.includeArchive;
-    if (flag === 'true' || flag === true) withArchiveReads(done);
-    else done();
-  });
-}

@@ -27,7 +27,7 @@ export const settleResource = defineResource({
   fields: {
     settleId: f.id().label('Settle ID'),
     settleMonth: f.month().nullable(false).filter().sort().label('Settle month'),
-    agentId: f.ref().nullable(false).filter().sort().label('Agent ID'),
+    agentId: f.ref().nullable(false).filter().sort(),
     agentName: f.joined('a.agent_name', 'text').sort().label('Agent').export({ width: 18 }),
     orgId: f.joined('a.org_id', 'ref').filter().export(false),
     orgName: f.joined('o.org_name', 'text').label('Organization').export({ width: 20 }),

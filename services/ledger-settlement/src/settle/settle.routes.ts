@@ -7,6 +7,7 @@ import {
   money,
   ok,
   perm,
+  readDb,
   registerResource,
   restrictToOwnAgent,
   zId,
@@ -94,8 +95,9 @@ export async function registerSettleRoutes(app: ServiceApp): Promise<void> {
     },
     async (request) => {
       const { settleMonth } = request.query;
+      // A report: off the replica (settle_master is never archived).
       const base = restrictToOwnAgent(
-        db().selectFrom('settle_master as s').where('s.settle_month', '=', settleMonth),
+        (await readDb(request)).selectFrom('settle_master as s').where('s.settle_month', '=', settleMonth),
         request.user,
         ['s.agent_id'],
       );

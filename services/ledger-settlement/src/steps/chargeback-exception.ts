@@ -3,7 +3,7 @@ import { firstDayOfMonth, lastDayOfMonth } from '@csp/domain';
 import { sql } from 'kysely';
 import { buildChargebackRows, loadChargebackRules, type ChargebackRow } from '../calc/chargeback.js';
 import { companyFilter } from '../calc/commission-step.js';
-import { ledgerDb } from '../calc/db.js';
+import { historyTable, ledgerDb } from '../calc/db.js';
 import { continueRecurringExceptions } from '../calc/recurring-exceptions.js';
 import { pricingOf } from '../calc/pricing.js';
 import { createRetroExceptions } from '../corrections/retro-exceptions.js';
@@ -28,11 +28,17 @@ async function ledgerBases(
   if (ids.length === 0) return new Map();
   const { rows } = await sql<{ contract_id: number; base: string; rows: number }>`
     SELECT contract_id, sum(agent_amount)::text AS base, count(*)::int AS rows FROM (
+      SELECT contract_id, agent_amount FROM ${historyTable('recruit_ledger')}
+      WHERE contract_id = ANY(${ids}::bigint[]) AND settle_month < ${settleMonth}
+      UNION ALL
       SELECT contract_id, agent_amount FROM recruit_ledger
-      WHERE contract_id = ANY(${ids}::bigint[]) AND settle_month <= ${settleMonth}
+      WHERE contract_id = ANY(${ids}::bigint[]) AND settle_month = ${settleMonth}
+      UNION ALL
+      SELECT contract_id, agent_amount FROM ${historyTable('maintain_ledger')}
+      WHERE contract_id = ANY(${ids}::bigint[]) AND settle_month < ${settleMonth}
       UNION ALL
       SELECT contract_id, agent_amount FROM maintain_ledger
-      WHERE contract_id = ANY(${ids}::bigint[]) AND settle_month <= ${settleMonth}
+      WHERE contract_id = ANY(${ids}::bigint[]) AND settle_month = ${settleMonth}
     ) l GROUP BY contract_id`.execute(trx);
   return new Map(rows.map((r) => [r.contract_id, { base: r.base, rows: r.rows }]));
 }

@@ -18,7 +18,7 @@ export const taxInvoiceResource = defineResource({
   fields: {
     invoiceId: f.id().label('Invoice ID'),
     invoiceNo: f.text().nullable(false).search().sort().label('Invoice no'),
-    agentId: f.ref().nullable(false).filter().sort().label('Agent ID'),
+    agentId: f.ref().nullable(false).filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().label('Agent').export({ width: 18 }),
     businessNo: f.joined('a.business_no', 'text').label('Business no'),
     settleMonth: f.month().nullable(false).filter('range').sort().label('Settle month'),

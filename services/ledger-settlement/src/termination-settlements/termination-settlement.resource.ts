@@ -22,7 +22,7 @@ export const terminationResource = defineResource({
   baseQuery: (db) => db.selectFrom('termination_settlement as ts').leftJoin('agent as a', 'a.agent_id', 'ts.agent_id'),
   fields: {
     termId: f.id().label('Termination ID'),
-    agentId: f.ref().nullable(false).filter().sort().label('Agent ID'),
+    agentId: f.ref().nullable(false).filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().label('Agent').export({ width: 18 }),
     agentStatus: f.joined('a.status', 'text').label('Agent status'),
     leaveDate: f.date().nullable(false).sort().label('Leave date'),

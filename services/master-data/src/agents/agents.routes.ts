@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import { agentFields } from '@csp/field-tables';
-import { action, envelope, maskEmail, maskPhone, notFound, ok, perm, registerResource, writeOnlyGuard, zId, type ServiceApp } from '@csp/service-kit';
+import { action, envelope, maskEmail, maskPhone, notFound, ok, perm, readDb, registerResource, writeOnlyGuard, zId, type ServiceApp } from '@csp/service-kit';
 import { agentHistoryResource, agentResource } from './agents.resource.js';
 import {
   agentMoveReq,
@@ -71,10 +71,11 @@ export async function registerAgentRoutes(app: ServiceApp): Promise<void> {
       },
     },
     async (request) => {
-      const agent = await app.db.selectFrom('agent').select('agent_id').where('agent_id', '=', request.params.id).executeTakeFirst();
+      const db = await readDb(request);
+      const agent = await db.selectFrom('agent').select('agent_id').where('agent_id', '=', request.params.id).executeTakeFirst();
       if (!agent) throw notFound(`Agent ${request.params.id}`);
       const rows = await agentHistoryResource
-        .select(app.db)
+        .select(db)
         .where('h.agent_id', '=', request.params.id)
         .orderBy('h.change_date')
         .orderBy('h.history_id')

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lookupCommissionRate, type CommissionRateRow } from '@csp/domain';
-import { action, envelope, ok, perm, registerResource, today, zDate, zId, zMoney, type AnyRow, type ServiceApp } from '@csp/service-kit';
+import { action, envelope, ok, perm, readDb, registerResource, today, zDate, zId, zMoney, type AnyRow, type ServiceApp } from '@csp/service-kit';
 import { nonNegative } from '../common/rules.js';
 import { reviseBase, reviseResult, reviseRule } from '../common/rule-revision.js';
 import { commissionRateResource, MENU_COMMISSION } from './commission-rates.resource.js';
@@ -47,7 +47,7 @@ export async function registerCommissionRateRoutes(app: ServiceApp): Promise<voi
       const { productId, commissionYear, payMethod, premium } = request.query;
       const date = request.query.date ?? today();
       const rows = await commissionRateResource
-        .select(app.db)
+        .select(await readDb(request))
         .where('cr.product_id', '=', productId)
         .where('cr.commission_year', '=', commissionYear)
         .where('cr.effective_from', '<=', date)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope, ok, perm, registerResource, zBoolQuery, zId, type ServiceApp } from '@csp/service-kit';
+import { envelope, ok, perm, readDb, registerResource, zBoolQuery, zId, type ServiceApp } from '@csp/service-kit';
 import { orgResource } from './orgs.resource.js';
 import { buildTree, deleteOrg } from './orgs.service.js';
 
@@ -33,7 +33,7 @@ export async function registerOrgRoutes(app: ServiceApp): Promise<void> {
       },
     },
     async (request) => {
-      let qb = orgResource.select(app.db);
+      let qb = orgResource.select(await readDb(request));
       if (request.query.activeOnly) qb = qb.where('o.is_active', '=', true);
       const rows = await qb.orderBy('o.org_level').orderBy('o.sort_order').orderBy('o.org_id').execute();
       // The tree node schema leaves out parent name and audit fields when the reply is serialized.

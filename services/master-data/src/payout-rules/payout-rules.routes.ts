@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lookupPayoutRate, type PayoutRuleRow } from '@csp/domain';
-import { action, envelope, ok, perm, registerResource, today, zDate, zId, type AnyRow, type ServiceApp } from '@csp/service-kit';
+import { action, envelope, ok, perm, readDb, registerResource, today, zDate, zId, type AnyRow, type ServiceApp } from '@csp/service-kit';
 import { reviseBase, reviseResult, reviseRule } from '../common/rule-revision.js';
 import { INSURANCE_TYPE_CODE, MENU_PAYOUT, payoutRuleResource } from './payout-rules.resource.js';
 
@@ -44,7 +44,7 @@ export async function registerPayoutRuleRoutes(app: ServiceApp): Promise<void> {
       const { gradeId, insuranceType, commissionYear, payMethod } = request.query;
       const date = request.query.date ?? today();
       const rows = await payoutRuleResource
-        .select(app.db)
+        .select(await readDb(request))
         .where('pr.grade_id', '=', gradeId)
         .where('pr.insurance_type', '=', insuranceType)
         .where('pr.commission_year', '=', commissionYear)

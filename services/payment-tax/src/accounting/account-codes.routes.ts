@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AppError, envelope, notFound, ok, perm, registerResource, type ServiceApp } from '@csp/service-kit';
-import { ACCOUNT_TYPES } from '@csp/db';
+import { AppError, envelope, notFound, ok, perm, readDb, registerResource, type ServiceApp } from '@csp/service-kit';
+import { ACCOUNT_TYPES, type Db } from '@csp/db';
 import { sql } from 'kysely';
 import { accountCodeResource } from './account-codes.resource.js';
 
@@ -17,8 +17,8 @@ const codes = envelope(z.array(accountCodeResource.schemas.response));
  */
 export async function accountCodeRoutes(app: ServiceApp): Promise<void> {
   registerResource(app, accountCodeResource);
-  const all = async (active?: { accountType?: (typeof ACCOUNT_TYPES)[number] }) => {
-    let qb = accountCodeResource.select(app.db);
+  const all = async (db: Db, active?: { accountType?: (typeof ACCOUNT_TYPES)[number] }) => {
+    let qb = accountCodeResource.select(db);
     if (active) {
       const type = active.accountType;
       qb = qb.where('c.is_active', '=', true);
@@ -40,13 +40,13 @@ export async function accountCodeRoutes(app: ServiceApp): Promise<void> {
         response: { 200: codes },
       },
     },
-    async (request) => ok(await all({ accountType: request.query.accountType })),
+    async (request) => ok(await all(await readDb(request), { accountType: request.query.accountType })),
   );
 
   app.get(
     `${BASE}/all`,
     { config: perm(MENU, 'READ'), schema: { tags, summary: 'Every account code, active or not', response: { 200: codes } } },
-    async () => ok(await all()),
+    async (request) => ok(await all(await readDb(request))),
   );
 
   app.delete(

@@ -1,4 +1,5 @@
 import { AppError, defineResource, f } from '@csp/service-kit';
+import { archiveAware } from '@csp/db';
 import { sql } from 'kysely';
 
 export const LEDGER_TYPES = ['RECRUIT', 'MAINTAIN', 'PAYMENT'] as const;
@@ -14,7 +15,7 @@ export const accountingEntryResource = defineResource({
   menu: 'ACCOUNTING_JOURNAL',
   tags: ['Accounting'],
   baseQuery: (db) =>
-    db
+    archiveAware(db)
       .selectFrom('contract_accounting_entry as e')
       .leftJoin('account_code as da', 'da.account_code', 'e.debit_account_code')
       .leftJoin('account_code as ca', 'ca.account_code', 'e.credit_account_code'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { action, envelope, money, notFound, ok, perm, registerResource, zId, zSettleMonth, type ServiceApp } from '@csp/service-kit';
+import { archiveAware } from '@csp/db';
+import { action, envelope, money, notFound, ok, perm, readDb, registerResource, zId, zSettleMonth, type ServiceApp } from '@csp/service-kit';
 import { actorId } from '../common/request.js';
 import { accountCloseSnapshots } from './accounting.repository.js';
 import { accountingCloseResource, accountingEntryResource } from './accounting.resource.js';
@@ -88,7 +89,8 @@ export async function accountingRoutes(app: ServiceApp): Promise<void> {
     },
     async (request) => {
       const { settleMonth } = request.query;
-      const { accounts, totals } = await monthBalance(app.db, settleMonth);
+      // A report off the replica; includeArchive=true reads an archived month's entries.
+      const { accounts, totals } = await monthBalance(archiveAware(await readDb(request)), settleMonth);
       return ok({
         settleMonth,
         entries: totals.entries,
@@ -110,9 +112,10 @@ export async function accountingRoutes(app: ServiceApp): Promise<void> {
       schema: { tags, summary: 'Balance snapshots written when the close was executed', params, response: { 200: envelope(z.array(snapshotResp)) } },
     },
     async (request) => {
-      const close = await app.db.selectFrom('accounting_close').select('close_id').where('close_id', '=', request.params.id).executeTakeFirst();
+      const db = await readDb(request);
+      const close = await db.selectFrom('accounting_close').select('close_id').where('close_id', '=', request.params.id).executeTakeFirst();
       if (!close) throw notFound(`Accounting close ${request.params.id}`);
-      const rows = await accountCloseSnapshots(app.db, request.params.id);
+      const rows = await accountCloseSnapshots(db, request.params.id);
       return ok(
         rows.map((r) => ({
           accountCode: r.account_code,

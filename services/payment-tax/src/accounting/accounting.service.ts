@@ -101,9 +101,9 @@ export async function monthBalance(db: PaymentTaxDb, settleMonth: string) {
   const { rows } = await sql<{ account_code: string; account_name: string | null; debit: string; credit: string }>`
     WITH sides AS (
       SELECT debit_account_code AS account_code, amount AS debit, 0::numeric AS credit
-      FROM contract_accounting_entry WHERE settle_month = ${settleMonth}
+      FROM ${sql.table('contract_accounting_entry')} WHERE settle_month = ${settleMonth}
       UNION ALL
-      SELECT credit_account_code, 0, amount FROM contract_accounting_entry WHERE settle_month = ${settleMonth}
+      SELECT credit_account_code, 0, amount FROM ${sql.table('contract_accounting_entry')} WHERE settle_month = ${settleMonth}
     )
     SELECT s.account_code, a.account_name, sum(s.debit) AS debit, sum(s.credit) AS credit
     FROM sides s LEFT JOIN account_code a ON a.account_code = s.account_code
@@ -111,7 +111,7 @@ export async function monthBalance(db: PaymentTaxDb, settleMonth: string) {
     ORDER BY s.account_code`.execute(db);
   const { rows: totals } = await sql<{ debit: string; credit: string; entries: number }>`
     SELECT coalesce(sum(amount), 0) AS debit, coalesce(sum(amount), 0) AS credit, count(*)::int AS entries
-    FROM contract_accounting_entry WHERE settle_month = ${settleMonth}`.execute(db);
+    FROM ${sql.table('contract_accounting_entry')} WHERE settle_month = ${settleMonth}`.execute(db);
   return { accounts: rows, totals: totals[0]! };
 }
 

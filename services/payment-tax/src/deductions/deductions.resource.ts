@@ -41,7 +41,7 @@ export const deductionResource = defineResource({
   baseQuery: (db) => db.selectFrom('agent_deduction as d').leftJoin('agent as a', 'a.agent_id', 'd.agent_id'),
   fields: {
     deductionId: f.id().label('Deduction'),
-    agentId: f.ref().required().createOnly().filter().sort().label('Agent ID'),
+    agentId: f.ref().required().createOnly().filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().sort().label('Agent'),
     settleMonth: f.month().required().createOnly().filter().sort().label('Settle month'),
     deductionType: f.enum(DEDUCTION_TYPES).required().createOnly().filter().sort().label('Type'),

@@ -19,7 +19,7 @@ export const paymentResource = defineResource({
   fields: {
     paymentId: f.id().label('Payment'),
     settleId: f.ref().filter().label('Settlement'),
-    agentId: f.ref().filter().sort().label('Agent ID'),
+    agentId: f.ref().filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().sort().label('Agent'),
     settleMonth: f.month().filter().sort().label('Settle month'),
     bankCode: f.text().filter().label('Bank'),

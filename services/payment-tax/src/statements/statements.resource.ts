@@ -21,7 +21,7 @@ export const statementResource = defineResource({
   baseQuery: (db) => db.selectFrom('commission_statement as cs').leftJoin('agent as a', 'a.agent_id', 'cs.agent_id'),
   fields: {
     statementId: f.id().label('Statement'),
-    agentId: f.ref().filter().sort().label('Agent ID'),
+    agentId: f.ref().filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().sort().label('Agent'),
     settleMonth: f.month().filter().sort().label('Settle month'),
     statementType: f.enum(STATEMENT_TYPES).filter().label('Type'),

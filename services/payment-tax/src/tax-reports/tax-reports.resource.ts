@@ -14,7 +14,7 @@ export const annualIncomeResource = defineResource({
   baseQuery: (db) => db.selectFrom('agent_annual_income as ai').leftJoin('agent as a', 'a.agent_id', 'ai.agent_id'),
   fields: {
     incomeId: f.id().label('Row'),
-    agentId: f.ref().filter().sort().label('Agent ID'),
+    agentId: f.ref().filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().sort().label('Agent'),
     orgId: f.joined('a.org_id', 'ref').filter().label('Organization'),
     settleYear: f.int().filter().sort().label('Year'),
@@ -52,7 +52,7 @@ export const withholdingResource = defineResource({
   fields: {
     reportId: f.id().label('Report'),
     settleQuarter: f.text().filter().sort().label('Quarter'),
-    agentId: f.ref().filter().sort().label('Agent ID'),
+    agentId: f.ref().filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().sort().label('Agent'),
     orgId: f.ref().filter().label('Organization ID'),
     orgName: f.joined('o.org_name', 'text').label('Organization'),
@@ -117,7 +117,7 @@ export const yearEndStatementResource = defineResource({
   baseQuery: (db) => db.selectFrom('year_end_statement as y').leftJoin('agent as a', 'a.agent_id', 'y.agent_id'),
   fields: {
     statementId: f.id().label('Statement'),
-    agentId: f.ref().filter().sort().label('Agent ID'),
+    agentId: f.ref().filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().sort().label('Agent'),
     settleYear: f.int().filter().sort().label('Year'),
     totalAmount: f.money().label('Total amount'),

@@ -7,6 +7,7 @@ import {
   notFound,
   ok,
   perm,
+  readDb,
   registerResource,
   XLSX_CONTENT_TYPE,
   zId,
@@ -81,7 +82,7 @@ export async function taxReportRoutes(app: ServiceApp): Promise<void> {
     async (request) => {
       const { agentId, settleYear } = request.params;
       const row = await annualIncomeResource
-        .applyFilters(annualIncomeResource.select(app.db), {}, request.user)
+        .applyFilters(annualIncomeResource.select(await readDb(request)), {}, request.user)
         .where('ai.agent_id', '=', agentId)
         .where('ai.settle_year', '=', settleYear)
         .executeTakeFirst();

@@ -19,7 +19,7 @@ export const withdrawResource = defineResource({
   baseQuery: (db) => db.selectFrom('withdraw_request as w').leftJoin('agent as a', 'a.agent_id', 'w.agent_id'),
   fields: {
     withdrawId: f.id().label('Withdraw request'),
-    agentId: f.ref().filter().sort().label('Agent ID'),
+    agentId: f.ref().filter().sort(),
     agentName: f.joined('a.agent_name', 'text').search().sort().label('Agent'),
     amount: f.money().sort().label('Amount'),
     settleMonth: f.month().filter().sort().label('반영 정산월', 'Counts for month'),

@@ -58,7 +58,8 @@ export function I18nProvider({ children }: { children: ReactNode }) {
         return key in en ? t(key) : (fallback ?? code);
       },
       menuName: (code, serverName) => (lang === 'ko' ? (koMenuNames[code] ?? serverName) : serverName),
-      statusName: (code) => lookup(lang, `status.${code}`) ?? code,
+      // A value with no status word may be one the portal words already (dispute reasons, disputed ledgers).
+      statusName: (code) => lookup(lang, `status.${code}`) ?? lookup(lang, `portal.reason.${code}`) ?? lookup(lang, `portal.target.${code}`) ?? code,
       roleName: (code) => lookup(lang, `role.${code}`) ?? code,
     };
   }, [lang, setLang]);

@@ -4,6 +4,7 @@ import * as pickers from './parts/pickers.js';
 import * as portal from './parts/portal.js';
 import * as config from './parts/config.js';
 import * as journey from './parts/journey.js';
+import * as simulation from './parts/simulation.js';
 export const en = {
   'app.title': 'Commission Settlement',
   'login.title': 'Sign in',
@@ -321,6 +322,16 @@ export const en = {
   'status.FAILED': 'Failed',
   'status.FAIL': 'Failed',
   'status.ERROR': 'Error',
+  // Incentive program metrics (an enum of the program, no common code group).
+  'status.NEW_PREMIUM': 'New premium',
+  'status.RECRUIT_COUNT': 'New contracts',
+  'status.RECRUIT_COMMISSION': 'Recruit commission',
+  // Conditions of a hold's release.
+  'status.NONE': 'No condition',
+  'status.UNTIL_DATE': 'Until a date',
+  'status.LICENSE_VALID': 'Valid license',
+  'status.TRAINING_HOURS': 'Training hours done',
+  'status.DISPUTE_CLOSED': 'Dispute closed',
   'status.SKIPPED': 'Skipped',
   'status.OPEN': 'Open',
   'status.RESOLVED': 'Resolved',
@@ -558,6 +569,7 @@ export const en = {
   ...portal.en,
   ...config.en,
   ...journey.en,
+  ...simulation.en,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -879,6 +891,14 @@ export const ko: Record<MessageKey, string> = {
   'status.FAILED': '실패',
   'status.FAIL': '실패',
   'status.ERROR': '오류',
+  'status.NEW_PREMIUM': '신계약 보험료',
+  'status.RECRUIT_COUNT': '신계약 건수',
+  'status.RECRUIT_COMMISSION': '모집 수수료',
+  'status.NONE': '조건 없음',
+  'status.UNTIL_DATE': '지정일까지',
+  'status.LICENSE_VALID': '자격 유효',
+  'status.TRAINING_HOURS': '교육 시간 이수',
+  'status.DISPUTE_CLOSED': '이의 종결',
   'status.SKIPPED': '건너뜀',
   'status.OPEN': '미결',
   'status.RESOLVED': '해결',
@@ -1116,6 +1136,7 @@ export const ko: Record<MessageKey, string> = {
   ...portal.ko,
   ...config.ko,
   ...journey.ko,
+  ...simulation.ko,
 };
 
 /** Korean names of the seeded menus (the server's names are English); unknown codes keep the server's name. */
@@ -1139,4 +1160,5 @@ export const koMenuNames: Record<string, string> = {
   SYSTEM_USER: '사용자', SYSTEM_ROLE: '역할·권한', SYSTEM_MENU: '메뉴', SYSTEM_CODE: '공통 코드', SYSTEM_CONFIG: '시스템 설정',
   SYSTEM_LOG: '시스템 로그', SYSTEM_UPLOAD_TEMPLATE: '업로드 템플릿', SYSTEM_DATA_DOMAIN: '데이터 도메인',
   SYSTEM_DATA_DICT: '데이터 사전', SYSTEM_EXTERNAL_CALL_LOG: '외부 호출 로그', ATTACHMENT: '첨부 파일',
+  SIMULATION: '시뮬레이션',
 };

@@ -28,6 +28,13 @@ function CodeNameValue({ group, code, name }: { group: string; code: string; nam
   return found?.label ?? name;
 }
 
+/** Targets with a page of their own: a settlement opens its explain, an organization the tree with it selected. */
+const WORKFLOW_PAGES: Record<string, (pagePath: string, key: string) => string> = {
+  Settlement: (pagePath, key) => `/${pagePath.replace(/^\/+|\/+$/g, '')}/explain/${encodeURIComponent(key)}`,
+  Organization: (_pagePath, key) => `/org/tree?orgId=${encodeURIComponent(key)}`,
+  Agent: (_pagePath, key) => `/org/agents/${encodeURIComponent(key)}`,
+};
+
 /** The page of a reference's target row (its menu's page, on the target's tab), when the user may open it. */
 function useTargetHref(field: FieldMeta, key: string): string | undefined {
   const target = useRefTarget(field.ref, field);
@@ -36,6 +43,8 @@ function useTargetHref(field: FieldMeta, key: string): string | undefined {
   if (!target?.byId) return undefined;
   const page = menus?.byCode.get(target.meta.menu);
   if (!page || !target.meta.permissions.detail || !menus?.can(target.meta.permissions.detail.menu, target.meta.permissions.detail.perm)) return undefined;
+  const workflow = WORKFLOW_PAGES[target.meta.name];
+  if (workflow) return workflow(page.path, key);
   const siblings = (meta.data ?? []).filter((r) => r.menu === target.meta.menu);
   const tab = siblings[0] && siblings[0] !== target.meta ? `?resource=${target.meta.name.replace(/[^A-Za-z0-9_-]+/g, '-')}` : '';
   return rowPath(page.path, key, tab);

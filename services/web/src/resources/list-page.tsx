@@ -17,6 +17,7 @@ type Row = Record<string, unknown>;
 const HIDDEN_KINDS = new Set(['json', 'version', 'createdBy', 'updatedBy']);
 const HIDDEN_KEYS = new Set(['createdBy', 'updatedBy', 'version']);
 const MAX_COLUMNS = 12;
+const PARTS_COLUMNS = 20;
 
 /** The first fields of the table, the status field always among them. */
 export function listColumns(resource: ResourceMeta): FieldMeta[] {
@@ -25,8 +26,10 @@ export function listColumns(resource: ResourceMeta): FieldMeta[] {
     (f) => !HIDDEN_KINDS.has(f.kind) && !HIDDEN_KEYS.has(f.key) && !f.twinOf && !f.detailOnly,
   );
   const status = shown.find((f) => f.key === (resource.statusField ?? 'status'));
-  const first = shown.slice(0, MAX_COLUMNS);
-  return status && !first.includes(status) ? [...first.slice(0, MAX_COLUMNS - 1), status] : first;
+  // A row holding the parts of gross (KPI sums, cumulative) shows every part, so that it visibly adds up.
+  const limit = shown.some((f) => f.key === 'grossTotal') ? PARTS_COLUMNS : MAX_COLUMNS;
+  const first = shown.slice(0, limit);
+  return status && !first.includes(status) ? [...first.slice(0, limit - 1), status] : first;
 }
 
 export function ResourceList({

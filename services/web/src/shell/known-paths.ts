@@ -14,7 +14,7 @@ export const KNOWN_PATHS = [
   'commission/renewal', 'commission/reinstatement', 'commission/persistency', 'commission/override-ledger',
   'agent/contracts', 'agent/licenses', 'agent/trainings', 'system/approvals', 'system/notices', 'system/users',
   'system/roles', 'system/menus', 'system/codes', 'system/config', 'system/logs', 'system/upload-templates',
-  'system/data-domains', 'system/data-dictionary', 'system/external-call-log',
+  'system/data-domains', 'system/data-dictionary', 'system/external-call-log', 'rules/simulations',
 ] as const;
 
 /** Whether a pathname is (under) a page of the platform. */

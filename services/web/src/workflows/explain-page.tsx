@@ -103,7 +103,9 @@ export default function ExplainPage() {
           return {
             key,
             label: t('explain.lineCount', { title: t(title), count: rows.length }),
+            // The wrapper scrolls (not the table) so that a keyboard can reach and scroll it on a phone.
             children: rows.length ? (
+              <div className="scroll-region" tabIndex={0} role="region" aria-label={t(title)}>
               <Table<Line>
                 size="small"
                 rowKey={(_r, i) => String(i)}
@@ -116,8 +118,8 @@ export default function ExplainPage() {
                 }))}
                 dataSource={rows}
                 pagination={false}
-                scroll={{ x: 'max-content' }}
               />
+              </div>
             ) : (
               '-'
             ),

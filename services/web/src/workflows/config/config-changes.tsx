@@ -8,18 +8,26 @@ import { useI18n } from '../../i18n/i18n.js';
 import { ErrorNotice } from '../../resources/error-notice.js';
 import { formatTimestamp } from '../../shared/format.js';
 import { useGrant } from '../../shell/menus.js';
+import { RefName } from '../../resources/ref-name.js';
 import { loggedValue, settingName } from './config-words.js';
+import { PlainValue } from './shown-value.js';
 
 type Change = paths['/api/system/logs/changes']['get']['responses'][200]['content']['application/json']['data']['list'][number];
 
 const PAGE_SIZE = 10;
 
 /** A logged value: the server masked encrypted ones before logging them. */
-function Logged({ value }: { value: string | null }) {
+function Logged({ value, configKey }: { value: string | null; configKey: string | null }) {
   const { t } = useI18n();
   if (value === null || value === '') return <Typography.Text type="secondary">{t('config.empty')}</Typography.Text>;
-  return <span>{value}</span>;
+  return (
+    <span>
+      <PlainValue configKey={configKey} value={value} />
+    </span>
+  );
 }
+
+const USER = { resource: 'User', valueField: 'userId', labelField: 'userName', picker: 'search' } as const;
 
 /** The platform's data change log of system_config (SYSTEM_LOG READ), newest first. */
 export function ConfigChanges() {
@@ -56,9 +64,9 @@ export function ConfigChanges() {
         );
       },
     },
-    { key: 'before', title: t('config.before'), render: (_: unknown, r) => <Logged value={loggedValue(r.beforeData)} /> },
-    { key: 'after', title: t('config.after'), render: (_: unknown, r) => <Logged value={loggedValue(r.afterData)} /> },
-    { key: 'by', dataIndex: 'userId', title: t('config.changedBy'), responsive: ['md'], render: (id: number | null) => (id === null ? '-' : t('config.user', { id })) },
+    { key: 'before', title: t('config.before'), render: (_: unknown, r) => <Logged configKey={r.recordId ?? null} value={loggedValue(r.beforeData)} /> },
+    { key: 'after', title: t('config.after'), render: (_: unknown, r) => <Logged configKey={r.recordId ?? null} value={loggedValue(r.afterData)} /> },
+    { key: 'by', dataIndex: 'userId', title: t('config.changedBy'), responsive: ['md'], render: (id: number | null) => (id === null ? '-' : <RefName target={USER} value={String(id)} />) },
   ];
   // On a phone one column: when and which setting, then the value before and after.
   const phoneColumns: TableProps<Change>['columns'] = [
@@ -70,7 +78,7 @@ export function ConfigChanges() {
           <div className="nowrap">{formatTimestamp(r.createdAt)}</div>
           <div>{settingName(lang, { configKey: r.recordId ?? '', description: null })}</div>
           <div>
-            <Logged value={loggedValue(r.beforeData)} /> → <Logged value={loggedValue(r.afterData)} />
+            <Logged configKey={r.recordId ?? null} value={loggedValue(r.beforeData)} /> → <Logged configKey={r.recordId ?? null} value={loggedValue(r.afterData)} />
           </div>
         </>
       ),

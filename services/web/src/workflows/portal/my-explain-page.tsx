@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Collapse, Empty } from 'antd';
+import { Alert, Button, Card, Collapse, Empty, Grid } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useI18n } from '../../i18n/i18n.js';
@@ -38,6 +38,7 @@ export default function MyExplainPage() {
   const explain = useMyExplain(settleId);
   const disputes = useMyDisputes();
   const [subject, setSubject] = useState<DisputeSubject | null>(null);
+  const phone = Grid.useBreakpoint().md === false;
   if (explain.isLoading) return <Loading />;
   if (explain.error) return <ErrorNotice error={explain.error} />;
   const e = explain.data;
@@ -75,7 +76,15 @@ export default function MyExplainPage() {
           <span className="portal-line-title">{policy ?? t('portal.explain.lineNo', { section: sectionTitle, no: index + 1 })}</span>
           {typeof line.status === 'string' && <StatusTag status={line.status} />}
         </div>
-        <Figures items={figures} label={what} />
+        {phone ? (
+          // On a phone a line opens on demand: a month of contracts stays a short list of names and amounts.
+          <details className="portal-line-more">
+            <summary>{t('portal.explain.figures')}</summary>
+            <Figures items={figures} label={what} />
+          </details>
+        ) : (
+          <Figures items={figures} label={what} />
+        )}
         <div className="portal-actions">
           {status && (
             <span>
@@ -136,7 +145,7 @@ export default function MyExplainPage() {
       ) : (
         <Collapse
           className="portal-lines"
-          defaultActiveKey={shown.map(([key]) => key)}
+          defaultActiveKey={phone ? [] : shown.map(([key]) => key)}
           items={shown.map(([key, title]) => {
             const rows = sections[key] ?? [];
             return {

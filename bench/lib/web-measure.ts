@@ -1,0 +1,153 @@
+/**
+ * What a user of the web client waits for, measured in Debian's Chromium (never a downloaded browser)
+ * with Playwright. Every figure is taken inside the page (performance.now(), polled once per frame), so
+ * the test machinery's round trips do not count.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+/** The flags of services/web/playwright.config.ts: no sandbox (root), no GPU, no background traffic. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+];
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const VIEWPORT = { width: 1440, height: 900 };
+
+export interface Session {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export async function signIn(baseUrl: string, user: { loginId: string; password: string }): Promise<Session> {
+  const res = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(user),
+  });
+  const body = (await res.json()) as { data?: Session };
+  if (!res.ok || !body.data) throw new Error(`sign-in: ${res.status}`);
+  return { accessToken: body.data.accessToken, refreshToken: body.data.refreshToken };
+}
+
+/** A new context (empty cache) whose pages start signed in, like a user who signed in before. */
+export async function signedInContext(browser: Browser, baseUrl: string, session: Session): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: VIEWPORT });
+  await context.addInitScript((value) => {
+    if (!localStorage.getItem('csp.session')) localStorage.setItem('csp.session', value);
+  }, JSON.stringify(session));
+  return context;
+}
+
+const FIRST_ROW = '.ant-table-tbody tr.ant-table-row';
+
+/** In the page: the time (performance.now()) at which the path shows a data row of a finished list, else false. */
+function rowShownAt(path: string): number | false {
+  if (location.pathname !== path) return false;
+  const row = document.querySelector('.ant-table-tbody tr.ant-table-row');
+  if (!row || (row as HTMLElement).offsetParent === null) return false;
+  // antd shows the previous rows under a spinner while the new list loads
+  if (row.closest('.ant-table-wrapper')?.querySelector('.ant-spin-spinning')) return false;
+  return performance.now();
+}
+
+/**
+ * Cold first load: a new context (nothing cached), navigation start (performance.now() is measured from
+ * it) to the first data row of the list visible.
+ */
+export async function coldLoad(browser: Browser, baseUrl: string, session: Session, path: string): Promise<{ inPageMs: number; wallMs: number }> {
+  const context = await signedInContext(browser, baseUrl, session);
+  try {
+    const page = await context.newPage();
+    const started = Date.now();
+    await page.goto(path, { waitUntil: 'commit' });
+    const pathname = new URL(path, baseUrl).pathname;
+    const shown = await page.waitForFunction(rowShownAt, pathname, { polling: 'raf', timeout: 60_000 });
+    const inPageMs = (await shown.jsonValue()) as number;
+    return { inPageMs, wallMs: Date.now() - started };
+  } finally {
+    await context.close();
+  }
+}
+
+export interface ListTarget {
+  /** The menu path (the link's href). */
+  path: string;
+  /** The list call the page makes. */
+  api: RegExp;
+}
+
+/** Makes the menu link of `path` visible: opens the submenus one by one until it shows (not measured). */
+async function revealMenuLink(page: Page, path: string) {
+  const link = page.locator(`.ant-menu a[href="${path}"]`);
+  if (await link.isVisible()) return link;
+  const titles = page.locator('.ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title');
+  for (let i = 0; i < 30 && !(await link.isVisible()); i++) {
+    const count = await titles.count();
+    if (count === 0) break;
+    await titles.nth(i % count).click();
+    await page.waitForTimeout(300);
+  }
+  if (!(await link.isVisible())) throw new Error(`no menu link to ${path}`);
+  return link;
+}
+
+/** In-app navigation: click a menu link, until the first row of the new list shows. */
+export async function menuNavigation(page: Page, target: ListTarget): Promise<number> {
+  await revealMenuLink(page, target.path);
+  const listed = page.waitForResponse((r) => r.request().method() === 'GET' && target.api.test(new URL(r.url()).pathname + new URL(r.url()).search));
+  const clickedAt = await page.evaluate((path) => {
+    const link = document.querySelector<HTMLAnchorElement>(`.ant-menu a[href="${path}"]`)!;
+    const at = performance.now();
+    link.click();
+    return at;
+  }, target.path);
+  await listed;
+  const shown = await page.waitForFunction(rowShownAt, target.path, { polling: 'raf', timeout: 60_000 });
+  return ((await shown.jsonValue()) as number) - clickedAt;
+}
+
+/** The open dropdown of a select (antd keeps closed ones in the page, hidden). */
+const OPEN_DROPDOWN = '.ant-select-dropdown:not(.ant-select-dropdown-hidden)';
+
+/**
+ * Picker search: type a name into the agent picker (one input event, as a paste) until an option with
+ * that name shows. Includes the picker's debounce: the user waits for it too.
+ */
+export async function pickerSearch(page: Page, pickerSelector: string, keyword: string): Promise<number> {
+  const picker = page.locator(pickerSelector);
+  if (!(await page.locator(OPEN_DROPDOWN).isVisible())) await picker.click();
+  await page.evaluate((selector) => {
+    const input = document.querySelector<HTMLInputElement>(selector)!;
+    const w = window as unknown as { benchTypedAt?: number };
+    delete w.benchTypedAt;
+    input.addEventListener('input', () => (w.benchTypedAt ??= performance.now()), { once: true });
+  }, pickerSelector);
+  const searched = page.waitForResponse((r) => r.url().includes('/api/agents?') && decodeURIComponent(r.url()).includes(`searchKeyword=${keyword}`));
+  await picker.fill(keyword);
+  await searched;
+  const shown = await page.waitForFunction(
+    ({ dropdown, keyword }) => {
+      const w = window as unknown as { benchTypedAt?: number };
+      if (w.benchTypedAt === undefined) return false;
+      const options = document.querySelectorAll<HTMLElement>(`${dropdown} .ref-option`);
+      for (const o of options) if (o.offsetParent !== null && o.textContent?.includes(keyword)) return performance.now() - w.benchTypedAt;
+      return false;
+    },
+    { dropdown: OPEN_DROPDOWN, keyword },
+    { polling: 'raf', timeout: 60_000 },
+  );
+  return (await shown.jsonValue()) as number;
+}
+
+/** p-th percentile (nearest rank) of the figures. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}

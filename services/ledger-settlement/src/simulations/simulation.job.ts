@@ -1,0 +1,158 @@
+import type { Db } from '@csp/db';
+import { sql } from 'kysely';
+import type { StepContext } from '@csp/batch';
+type Logger = StepContext['logger'];
+import { explainSettlement, type SettleRow } from '../explain/explain.service.js';
+import { runLedgerSteps, scratchDb } from './simulation.engine.js';
+import { applyChange, checkChange, type ChangeInput } from './simulation.rules.js';
+import { createScratch, dropScratch } from './simulation.scratch.js';
+
+/** The agents of a scope: undefined = the whole book. */
+export async function scopeAgents(
+  db: Db,
+  scope: { scope_type: string; scope_org_id: number | null; scope_agent_ids: number[] },
+): Promise<number[] | undefined> {
+  if (scope.scope_type === 'ALL') return undefined;
+  if (scope.scope_type === 'AGENTS') return scope.scope_agent_ids.map(Number);
+  const { rows } = await sql<{ agent_id: number }>`
+    WITH RECURSIVE sub AS (
+      SELECT org_id FROM organization WHERE org_id = ${scope.scope_org_id}
+      UNION ALL
+      SELECT o.org_id FROM organization o JOIN sub ON o.parent_org_id = sub.org_id)
+    SELECT a.agent_id FROM agent a WHERE a.org_id IN (SELECT org_id FROM sub) ORDER BY a.agent_id`.execute(db);
+  return rows.map((r) => Number(r.agent_id));
+}
+
+export interface SimulationJobDeps {
+  db: Db;
+  connectionString: string;
+  logger: Logger;
+  signal?: AbortSignal;
+}
+
+/**
+ * One simulation run: scratch schema, proposed changes layered over the copied rule tables, the real ledger
+ * steps on it, per-agent results copied to simulation_* tables, scratch dropped. Nothing in a real table moves.
+ */
+export async function runSimulation(deps: SimulationJobDeps, simulationId: number): Promise<void> {
+  const { db } = deps;
+  const sim = await db.selectFrom('simulation').selectAll().where('simulation_id', '=', simulationId).executeTakeFirst();
+  if (!sim) throw new Error(`simulation ${simulationId} not found`);
+  const started = Date.now();
+  await db
+    .updateTable('simulation')
+    .set({ status: 'RUNNING', started_at: new Date(), finished_at: null, processed: 0, total: 0, eta_seconds: null, error_message: null, updated_at: new Date() })
+    .where('simulation_id', '=', simulationId)
+    .execute();
+  try {
+    const changes = await db.selectFrom('simulation_change').selectAll().where('simulation_id', '=', simulationId).orderBy('seq').execute();
+    const agents = await scopeAgents(db, sim);
+    const schema = await createScratch(db, simulationId, sim.base_month, agents);
+    for (const [i, change] of changes.entries()) {
+      const input: ChangeInput = {
+        ruleTable: change.rule_table as ChangeInput['ruleTable'],
+        action: change.action,
+        targetId: change.target_id ?? undefined,
+        values: (change.values ?? undefined) as Record<string, unknown> | undefined,
+        endDate: change.end_date ?? undefined,
+      };
+      await applyChange(db, schema, change, await checkChange(db, input, i));
+    }
+    await runLedgerSteps({
+      simulationId,
+      settleMonth: sim.base_month,
+      schema,
+      connectionString: deps.connectionString,
+      logger: deps.logger,
+      signal: deps.signal,
+      onProgress: async (done, planned) => {
+        const elapsed = (Date.now() - started) / 1000;
+        await db
+          .updateTable('simulation')
+          .set({ processed: done, total: planned, eta_seconds: Math.round((elapsed / done) * (planned - done)) })
+          .where('simulation_id', '=', simulationId)
+          .execute();
+      },
+    });
+    await storeResults(db, simulationId, schema, sim.base_month, agents);
+    await storeExplains(deps, simulationId, schema);
+    await db
+      .updateTable('simulation')
+      .set({ status: 'DONE', finished_at: new Date(), eta_seconds: 0, updated_at: new Date() })
+      .where('simulation_id', '=', simulationId)
+      .execute();
+  } catch (err) {
+    deps.logger.error({ err, simulationId }, 'simulation failed');
+    await db
+      .updateTable('simulation')
+      .set({ status: 'FAILED', finished_at: new Date(), error_message: String((err as Error).message ?? err).slice(0, 1000), updated_at: new Date() })
+      .where('simulation_id', '=', simulationId)
+      .execute();
+  } finally {
+    await dropScratch(db, simulationId);
+  }
+}
+
+/**
+ * Per agent in scope: before = the real month's settle row, after = the simulated one (0 when absent). The
+ * simulated settle rows are kept (simulation_settle) for the side-by-side explain.
+ */
+async function storeResults(
+  db: Db,
+  simulationId: number,
+  schema: string,
+  month: string,
+  agents: number[] | undefined,
+): Promise<void> {
+  const sim = sql.id(schema, 'settle_master');
+  const inScope = agents === undefined ? sql`true` : sql`k.agent_id = ANY(${agents}::bigint[])`;
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('simulation_agent_result').where('simulation_id', '=', simulationId).execute();
+    await trx.deleteFrom('simulation_settle').where('simulation_id', '=', simulationId).execute();
+    await sql`
+      INSERT INTO simulation_agent_result (simulation_id, agent_id, org_id, gross_before, gross_after, net_before, net_after)
+      SELECT ${simulationId}::bigint, k.agent_id, a.org_id, coalesce(r.gross_amount, 0), coalesce(s.gross_amount, 0),
+             coalesce(r.net_amount, 0), coalesce(s.net_amount, 0)
+      FROM (SELECT agent_id FROM public.settle_master WHERE settle_month = ${month}
+            UNION SELECT agent_id FROM ${sim} WHERE settle_month = ${month}) k
+      JOIN agent a ON a.agent_id = k.agent_id
+      LEFT JOIN public.settle_master r ON r.agent_id = k.agent_id AND r.settle_month = ${month}
+      LEFT JOIN ${sim} s ON s.agent_id = k.agent_id AND s.settle_month = ${month}
+      WHERE ${inScope}`.execute(trx);
+    await sql`
+      INSERT INTO simulation_settle (simulation_id, agent_id, settle)
+      SELECT ${simulationId}::bigint, s.agent_id, to_jsonb(s) FROM ${sim} s
+      WHERE s.settle_month = ${month} AND ${agents === undefined ? sql`true` : sql`s.agent_id = ANY(${agents}::bigint[])`}`.execute(trx);
+  });
+}
+
+/** Simulated explains kept per simulation: the agents whose gross moved most (an unchanged agent's is the real one). */
+export const STORED_EXPLAINS = 500;
+
+/** The simulated explain of the agents whose gross moved (largest moves first), read on the scratch schema. */
+async function storeExplains(deps: SimulationJobDeps, simulationId: number, schema: string): Promise<void> {
+  const { rows: moved } = await sql<{ agent_id: number }>`
+    SELECT agent_id FROM simulation_agent_result WHERE simulation_id = ${simulationId} AND gross_after <> gross_before
+    ORDER BY abs(gross_after - gross_before) DESC, agent_id LIMIT ${STORED_EXPLAINS}`.execute(deps.db);
+  if (moved.length === 0) return;
+  const scratch = scratchDb(deps.connectionString, schema, 1);
+  try {
+    for (const { agent_id } of moved) {
+      const { rows } = await sql<SettleRow>`
+        SELECT s.settle_id, s.agent_id, a.agent_name, s.settle_month, s.status, s.recruit_total, s.maintain_total,
+               s.override_total, s.exception_plus, s.exception_minus, s.chargeback_total, s.gross_amount, s.tax_amount,
+               s.net_amount, s.correction_total, s.other_total, s.calc_basis
+        FROM settle_master s JOIN agent a ON a.agent_id = s.agent_id WHERE s.agent_id = ${agent_id}`.execute(scratch);
+      if (!rows[0]) continue;
+      const explain = await explainSettlement(scratch, rows[0]);
+      await deps.db
+        .updateTable('simulation_settle')
+        .set({ explain: JSON.stringify(explain) })
+        .where('simulation_id', '=', simulationId)
+        .where('agent_id', '=', agent_id)
+        .execute();
+    }
+  } finally {
+    await scratch.destroy();
+  }
+}

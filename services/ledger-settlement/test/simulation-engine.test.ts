@@ -1,0 +1,145 @@
+import { sql } from 'kysely';
+import { testLogger as logger } from '@csp/batch/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setChunkSizes } from '../src/calc/chunk-sizes.js';
+import { runSimulation } from '../src/simulations/simulation.job.js';
+import { allSteps, createHarness, type Harness } from './steps-harness.js';
+import { seedBook } from './steps-book.js';
+
+const MONTH = '202501';
+let h: Harness;
+
+beforeAll(async () => {
+  setChunkSizes({ contracts: 2, agents: 3, writeBatch: 1 });
+  h = await createHarness();
+  await seedBook(h.tdb.pool);
+  await h.startWorkers(allSteps());
+}, 60_000);
+
+afterAll(async () => {
+  setChunkSizes({ contracts: 4_000, agents: 2_000, writeBatch: 1_000 });
+  await h?.close();
+});
+
+/** md5 of every row of every real table (the simulation's own tables excluded), table by table. */
+async function checksums(): Promise<Record<string, string>> {
+  const { rows: tables } = await sql<{ name: string }>`
+    SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+      AND c.relname NOT LIKE 'simulation%' ORDER BY 1`.execute(h.db);
+  const out: Record<string, string> = {};
+  for (const { name } of tables) {
+    const { rows } = await sql<{ sum: string | null }>`
+      SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS sum FROM ${sql.table(name)} t`.execute(h.db);
+    out[name] = rows[0]!.sum ?? '';
+  }
+  return out;
+}
+
+async function createSimulation(scope: { type: 'ALL' | 'ORG' | 'AGENTS'; orgId?: number; agents?: number[] }) {
+  const sim = await h.db
+    .insertInto('simulation')
+    .values({
+      name: 'FC payout 65 %',
+      base_month: MONTH,
+      scope_type: scope.type,
+      scope_org_id: scope.orgId ?? null,
+      scope_agent_ids: scope.agents ?? [],
+      status: 'QUEUED',
+    })
+    .returning('simulation_id')
+    .executeTakeFirstOrThrow();
+  // payout rule 1 (grade 1 FC, LIFE, year 1) 60 % -> 65 % from 2025-01-01
+  await h.db
+    .insertInto('simulation_change')
+    .values({
+      simulation_id: sim.simulation_id,
+      seq: 1,
+      rule_table: 'payout_rule',
+      action: 'REPLACE',
+      target_id: 1,
+      values: JSON.stringify({ gradeId: 1, insuranceType: 'LIFE', commissionYear: 1, payoutPct: '65', effectiveFrom: '2025-01-01' }),
+      label: 'payout_rule #1 60 -> 65',
+    })
+    .execute();
+  return sim.simulation_id;
+}
+
+async function results(simulationId: number) {
+  const { rows } = await sql<Record<string, unknown>>`
+    SELECT agent_id, gross_before, gross_after, (gross_after - gross_before)::numeric(18,2)::text AS gross_diff,
+           net_before, net_after
+    FROM simulation_agent_result WHERE simulation_id = ${simulationId} ORDER BY agent_id`.execute(h.db);
+  return rows;
+}
+
+const r = (agent: number, gb: string, ga: string, diff: string, nb: string, na: string) => ({
+  agent_id: agent, gross_before: gb, gross_after: ga, gross_diff: diff, net_before: nb, net_after: na,
+});
+
+// Payout rule 1 at 65 % (agent amount = the rounded company amount x payout, rounded):
+//  9001 (1001) 10000.00 x 65 % = 6500.00 (+500.00); 9002 (1001) 6666.67 x 65 % = 4333.3355 -> 4333.34 (+333.34);
+//  9003 is HEALTH (rule 7): unchanged; 9009 (1005) 1200.00 -> 780.00 (+60.00); 9010 (1008) 2400.00 -> 1560.00 (+120.00)
+//  1001: gross 14246.67 + 833.34 = 15080.01; tax 497.64033 -> 497.64; net 14582.37
+//  overrides: 1001's base 14280.00 -> 15113.34: rule 1 5 % = 755.667 -> 755.67 (+41.67); rule 2 stays capped at 100.00;
+//             1008's base 1440.00 -> 1560.00: rule 1 78.00 (+6.00), rule 2 31.20 (+2.40)
+//  1003: 755.67 + 30.00 + 264.00 + 78.00 = 1127.67 (+47.67); tax 37.21; net 1090.46
+//  1004: 100.00 + 31.20 = 131.20 (+2.40); tax 4.33; net 126.87
+//  1005: 780.00; tax 25.74; net 754.26      1008: 1560.00; tax 51.48; net 1508.52      1002, 1007: unchanged
+const ALL = [
+  r(1001, '14246.67', '15080.01', '833.34', '13776.53', '14582.37'),
+  r(1002, '6550.00', '6550.00', '0.00', '6333.85', '6333.85'),
+  r(1003, '1080.00', '1127.67', '47.67', '1044.36', '1090.46'),
+  r(1004, '128.80', '131.20', '2.40', '124.55', '126.87'),
+  r(1005, '720.00', '780.00', '60.00', '696.24', '754.26'),
+  r(1007, '0.00', '0.00', '0.00', '0.00', '0.00'),
+  r(1008, '1440.00', '1560.00', '120.00', '1392.48', '1508.52'),
+];
+
+describe('a what-if simulation on the real ledger steps', () => {
+  it('moves exactly the hand-computed amounts of the FC agents and their override receivers, and nothing else', async () => {
+    expect((await h.runMonth(MONTH)).run.status).toBe('COMPLETED');
+    const before = await checksums();
+    const id = await createSimulation({ type: 'ALL' });
+
+    await runSimulation({ db: h.db, connectionString: h.tdb.url, logger }, id);
+
+    const sim = await h.db.selectFrom('simulation').selectAll().where('simulation_id', '=', id).executeTakeFirstOrThrow();
+    expect(sim.error_message).toBeNull();
+    expect(sim.status).toBe('DONE');
+    expect(sim.processed).toBe(sim.total);
+    expect(await results(id)).toEqual(ALL);
+    expect(await checksums()).toEqual(before);
+    const { rows: schemas } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM pg_namespace WHERE nspname LIKE 'sim\\_%'`.execute(h.db);
+    expect(schemas[0]!.n).toBe(0);
+  });
+
+  it('runs concurrently with a real run of the same month, both exact', async () => {
+    const id = await createSimulation({ type: 'ALL' });
+    const [real] = await Promise.all([h.runMonth(MONTH), runSimulation({ db: h.db, connectionString: h.tdb.url, logger }, id)]);
+    expect(real.run.status).toBe('COMPLETED');
+    expect(await results(id)).toEqual(ALL);
+    const { rows } = await sql<{ agent_id: number; gross_amount: string; net_amount: string }>`
+      SELECT agent_id, gross_amount, net_amount FROM settle_master WHERE settle_month = ${MONTH} ORDER BY agent_id`.execute(h.db);
+    expect(rows).toEqual(ALL.map((x) => ({ agent_id: x.agent_id, gross_amount: x.gross_before, net_amount: x.net_before })));
+    const { rows: runs } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM batch_job_log WHERE job_log_id < 0`.execute(h.db);
+    expect(runs[0]!.n).toBe(0);
+  });
+
+  it('computes a CONFIRMED agent too (its real month stays confirmed)', async () => {
+    await sql`UPDATE settle_master SET status = 'CONFIRMED', confirmed_at = now() WHERE agent_id = 1008 AND settle_month = ${MONTH}`.execute(h.db);
+    const before = await checksums();
+    const id = await createSimulation({ type: 'AGENTS', agents: [1008] });
+    await runSimulation({ db: h.db, connectionString: h.tdb.url, logger }, id);
+    expect(await results(id)).toEqual([r(1008, '1440.00', '1560.00', '120.00', '1392.48', '1508.52')]);
+    expect(await checksums()).toEqual(before);
+  });
+
+  it('scoped to an organization subtree, reports only the subtree agents', async () => {
+    // org 110 (Branch) holds 1004 and, through team 111, 1001-1003 and 1006-1008; org 201's 1005 is outside
+    const id = await createSimulation({ type: 'ORG', orgId: 110 });
+    await runSimulation({ db: h.db, connectionString: h.tdb.url, logger }, id);
+    expect(await results(id)).toEqual(ALL.filter((x) => x.agent_id !== 1005));
+  });
+});
