@@ -179,6 +179,12 @@ async function main(): Promise<void> {
         `${workersCpu.toFixed(1)} + ${pgCpu.toFixed(1)} s | ${machineBusy.toFixed(0)} s | ${load} | ` +
         `${latest.first.toFixed(0)} / ${latest.deep.toFixed(0)} | ${first.first.toFixed(0)} / ${first.deep.toFixed(0)} |`;
       table.push(line);
+      // Where a month's time goes: growth with equal rows is storage; growth with the rows is the book's work.
+      const stepLine = status.steps
+        .filter((st) => Number(st.durationMs ?? 0) >= 50)
+        .map((st) => `${st.stepName} ${seconds(Number(st.durationMs))} (${st.successCount} rows)`)
+        .join(', ');
+      log(`month ${month} steps: ${stepLine}`);
       log(`month ${month}: whole run ${seconds(runMs)}, calcMaintain ${seconds(maintainMs)}, CPU workers ${workersCpu.toFixed(1)} s + postgres ${pgCpu.toFixed(1)} s, machine busy ${machineBusy.toFixed(0)} CPU-s, load ${load}; lists (first/page ${DEEP} p95 ms) latest ${latest.detail.join(', ')}; first month ${first.detail.join(', ')}`);
     }
   } finally {

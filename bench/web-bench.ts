@@ -12,6 +12,7 @@
  *      always kept), BENCH_BASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
  *      BENCH_RUNS (12 per browser figure), BENCH_LH_RUNS (3 Lighthouse rounds), BENCH_PARTS (cold,nav,picker,lighthouse),
  *      BENCH_WEB_NO_BUILD=1 serves services/web/dist as it is (else `vite build` first),
+ *      BENCH_LH_DIR: a folder for the Lighthouse reports (JSON),
  *      BENCH_WEB_PLATFORM: the `PLATFORM {json}` line of a services/web/test/platform/serve.ts already running on the book.
  * The first start on a new book settles its month (minutes on 1M contracts); later starts reuse it.
  * Figures are taken inside the page (performance.now()); the load average is printed with each part.
@@ -94,9 +95,9 @@ async function main(): Promise<void> {
         await page.goto(settleList);
         await page.waitForFunction(() => document.querySelector('.ant-table-tbody tr.ant-table-row') !== null, undefined, { timeout: 60_000 });
         const targets = [
-          { path: '/contracts', api: /^\/api\/contracts\?/ },
-          { path: '/org/agents', api: /^\/api\/agents\?/ },
-          { path: '/settle', api: /^\/api\/settle\?/ },
+          { path: '/contracts' },
+          { path: '/org/agents' },
+          { path: '/settle' },
         ];
         // one round first, not counted: each page's code chunk is fetched once per visit of the app
         for (const t of targets) await measure.menuNavigation(page, t);
@@ -120,11 +121,16 @@ async function main(): Promise<void> {
         await page.locator(picker).waitFor({ timeout: 60_000 });
         await measure.pickerSearch(page, picker, names[0]!); // not counted: the picker's code and first list
         const runs: number[] = [];
-        for (const name of names.slice(1)) runs.push(await measure.pickerSearch(page, picker, name));
+        const searches: number[] = [];
+        for (const name of names.slice(1)) {
+          const r = await measure.pickerSearch(page, picker, name);
+          runs.push(r.typedMs);
+          searches.push(r.searchMs);
+        }
         await context.close();
-        const p95 = measure.percentile(runs, 95);
-        rows.push({ figure: 'picker search (agent)', runs, unit: 'ms', target: 'p95 < 300 ms', ok: p95 < 300, load: load(), note: 'typed -> option shown, debounce included' });
-        log(`picker searches (ms): ${runs.map(Math.round).join(' ')}`);
+        rows.push({ figure: 'picker search (agent), typed -> option', runs, unit: 'ms', target: 'p95 < 300 ms', ok: measure.percentile(runs, 95) < 300, load: load(), note: "the picker's 300 ms debounce included" });
+        rows.push({ figure: 'picker search, its call -> option', runs: searches, unit: 'ms', target: 'p95 < 300 ms', ok: measure.percentile(searches, 95) < 300, load: load(), note: 'after the debounce: server search + render' });
+        log(`picker searches (ms, typed -> shown): ${runs.map(Math.round).join(' ')}; call -> shown: ${searches.map(Math.round).join(' ')}`);
       }
     } finally {
       await browser.close();

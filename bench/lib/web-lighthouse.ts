@@ -4,7 +4,7 @@
  * that profile, so the signed-in pages see the session kept in localStorage. Lighthouse's own storage reset
  * would sign the user out, so it is off and the HTTP cache is cleared before every run instead (a cold load).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +66,11 @@ export async function lighthouseScores(options: {
       );
       if (!result) throw new Error(`lighthouse gave no result for ${path}`);
       const lhr = result.lhr;
+      // BENCH_LH_DIR: every report kept as JSON (open it in the Lighthouse viewer)
+      if (process.env.BENCH_LH_DIR) {
+        mkdirSync(process.env.BENCH_LH_DIR, { recursive: true });
+        writeFileSync(join(process.env.BENCH_LH_DIR, `${name.replace(/\W+/g, '-')}-${Date.now()}.json`), JSON.stringify(lhr));
+      }
       const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
       const metric = (id: string) => Math.round(Number(lhr.audits[id]?.numericValue ?? 0));
       const a11yIds = lhr.categories.accessibility?.auditRefs.map((r) => r.id) ?? [];

@@ -79,8 +79,6 @@ export async function coldLoad(browser: Browser, baseUrl: string, session: Sessi
 export interface ListTarget {
   /** The menu path (the link's href). */
   path: string;
-  /** The list call the page makes. */
-  api: RegExp;
 }
 
 /** Makes the menu link of `path` visible: opens the submenus one by one until it shows (not measured). */
@@ -98,18 +96,34 @@ async function revealMenuLink(page: Page, path: string) {
   return link;
 }
 
-/** In-app navigation: click a menu link, until the first row of the new list shows. */
+/**
+ * In-app navigation: click a menu link, until the first row of the new list shows. The router may keep the
+ * old page on screen for a moment under the new address, and a list seen before may come from the client's
+ * cache without a call: so "new" means rows other than the ones on screen at the click, with no spinner.
+ */
 export async function menuNavigation(page: Page, target: ListTarget): Promise<number> {
   await revealMenuLink(page, target.path);
-  const listed = page.waitForResponse((r) => r.request().method() === 'GET' && target.api.test(new URL(r.url()).pathname + new URL(r.url()).search));
   const clickedAt = await page.evaluate((path) => {
+    const w = window as unknown as { benchOldRows?: string };
+    w.benchOldRows = document.querySelector('.ant-table-tbody')?.innerHTML ?? '';
     const link = document.querySelector<HTMLAnchorElement>(`.ant-menu a[href="${path}"]`)!;
     const at = performance.now();
     link.click();
     return at;
   }, target.path);
-  await listed;
-  const shown = await page.waitForFunction(rowShownAt, target.path, { polling: 'raf', timeout: 60_000 });
+  const shown = await page.waitForFunction(
+    (path) => {
+      const w = window as unknown as { benchOldRows?: string };
+      if (location.pathname !== path) return false;
+      const body = document.querySelector('.ant-table-tbody');
+      const row = body?.querySelector<HTMLElement>('tr.ant-table-row');
+      if (!body || !row || row.offsetParent === null || body.innerHTML === w.benchOldRows) return false;
+      if (row.closest('.ant-table-wrapper')?.querySelector('.ant-spin-spinning')) return false;
+      return performance.now();
+    },
+    target.path,
+    { polling: 'raf', timeout: 60_000 },
+  );
   return ((await shown.jsonValue()) as number) - clickedAt;
 }
 
@@ -120,7 +134,7 @@ const OPEN_DROPDOWN = '.ant-select-dropdown:not(.ant-select-dropdown-hidden)';
  * Picker search: type a name into the agent picker (one input event, as a paste) until an option with
  * that name shows. Includes the picker's debounce: the user waits for it too.
  */
-export async function pickerSearch(page: Page, pickerSelector: string, keyword: string): Promise<number> {
+export async function pickerSearch(page: Page, pickerSelector: string, keyword: string): Promise<{ typedMs: number; searchMs: number }> {
   const picker = page.locator(pickerSelector);
   if (!(await page.locator(OPEN_DROPDOWN).isVisible())) await picker.click();
   await page.evaluate((selector) => {
@@ -137,13 +151,22 @@ export async function pickerSearch(page: Page, pickerSelector: string, keyword: 
       const w = window as unknown as { benchTypedAt?: number };
       if (w.benchTypedAt === undefined) return false;
       const options = document.querySelectorAll<HTMLElement>(`${dropdown} .ref-option`);
-      for (const o of options) if (o.offsetParent !== null && o.textContent?.includes(keyword)) return performance.now() - w.benchTypedAt;
+      for (const o of options) {
+        if (o.offsetParent === null || !o.textContent?.includes(keyword)) continue;
+        const now = performance.now();
+        // the search call of this keyword: from its start (after the picker's debounce) to the option shown
+        const call = performance
+          .getEntriesByType('resource')
+          .filter((e) => e.name.includes('/api/agents?') && decodeURIComponent(e.name).includes(`searchKeyword=${keyword}`))
+          .pop();
+        return { typedMs: now - w.benchTypedAt, searchMs: call ? now - call.startTime : -1 };
+      }
       return false;
     },
     { dropdown: OPEN_DROPDOWN, keyword },
     { polling: 'raf', timeout: 60_000 },
   );
-  return (await shown.jsonValue()) as number;
+  return (await shown.jsonValue()) as { typedMs: number; searchMs: number };
 }
 
 /** p-th percentile (nearest rank) of the figures. */

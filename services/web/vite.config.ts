@@ -1,9 +1,77 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+
+const ROUTES_FILE = fileURLToPath(new URL('./src/routes.tsx', import.meta.url));
+
+/** A route path of src/routes.tsx as a pattern of the address bar (`:param` one segment, `*` the rest). */
+function routePattern(path: string): string {
+  const parts = path
+    .replace(/^\/+/, '')
+    .split('/')
+    .filter(Boolean)
+    .map((p) => (p === '*' ? '.*' : p.startsWith(':') ? '[^/]+' : p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')));
+  if (parts.length === 0) return '^/$';
+  return `^/${parts.join('/')}/?$`.replace('/.*/?$', '(/.*)?$');
+}
+
+/**
+ * The page chunk of the address asked for, fetched with the app instead of after it: every page is a
+ * lazy route, and the layout renders it only once the user's menu has come, so on a first visit the
+ * page's code used to be a second round trip after the entry (and the page's data a third). A small
+ * inline script in index.html adds `modulepreload` links for the chunks of the page that matches
+ * location.pathname (read from the `lazy(() => import(...))` pages and the `path`s of src/routes.tsx).
+ */
+function routePreload(): Plugin {
+  return {
+    name: 'csp-route-preload',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return;
+        const source = readFileSync(ROUTES_FILE, 'utf8');
+        const modules = new Map<string, string>();
+        for (const m of source.matchAll(/const (\w+) = lazy\(\(\) => import\('\.\/([^']+)\.js'\)\)/g)) modules.set(m[1]!, `/src/${m[2]}.tsx`);
+        const routes: { pattern: string; page: string }[] = [];
+        for (const m of source.matchAll(/(?:path: '([^']+)'|index: true)[\s\S]{0,160}?<(\w+Page) \/>/g)) {
+          if (modules.has(m[2]!)) routes.push({ pattern: routePattern(m[1] ?? '/'), page: m[2]! });
+        }
+        const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
+        const entry = chunks.find((c) => c.isEntry);
+        const loaded = new Set([entry?.fileName, ...(entry?.imports ?? [])]);
+        const filesOf = (module: string): string[] => {
+          const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(module));
+          if (!chunk) return [];
+          const files = new Set<string>();
+          const visit = (name: string) => {
+            if (files.has(name) || loaded.has(name)) return;
+            files.add(name);
+            for (const imported of chunks.find((c) => c.fileName === name)?.imports ?? []) visit(imported);
+          };
+          visit(chunk.fileName);
+          return [...files];
+        };
+        // catch-all routes last: the first pattern that matches wins, as in the router
+        const table = routes
+          .map((r) => [r.pattern, filesOf(modules.get(r.page)!)] as const)
+          .filter(([, files]) => files.length > 0)
+          .sort(([a], [b]) => Number(a.includes('.*')) - Number(b.includes('.*')));
+        const script =
+          `(function(){var r=${JSON.stringify(table)},p=location.pathname;` +
+          `for(var i=0;i<r.length;i++){if(new RegExp(r[i][0]).test(p)){r[i][1].forEach(function(f){` +
+          `var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href='/'+f;document.head.appendChild(l)});return}}})()`;
+        return [{ tag: 'script', children: script, injectTo: 'head' }];
+      },
+    },
+  };
+}
 
 /** `pnpm dev:web`: the app on :3000, `/api` proxied to the gateway (GATEWAY_URL, default :8080). */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), routePreload()],
   server: {
     port: 3000,
     strictPort: true,

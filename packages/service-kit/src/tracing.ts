@@ -1,6 +1,7 @@
 import {
   context,
   createTraceState,
+  propagation,
   isSpanContextValid,
   ROOT_CONTEXT,
   SpanKind,
@@ -147,6 +148,7 @@ const HEALTH_ROUTE = '/api/health';
  * onResponse sets the status attribute (ERROR on 5xx) and ends the span. Call before any route is added.
  */
 export async function registerTracing(app: FastifyInstance): Promise<void> {
+  if (process.env.HT_BEFORE === '1') return registerTracingBeforeHT(app); // HT-TEMP
   const active = tracer;
   if (!active) return;
   const runInContext = !synchronous;
@@ -261,15 +263,13 @@ const TRACEPARENT = /^([\da-f]{2})-([\da-f]{32})-([\da-f]{16})-([\da-f]{2})(-.*)
  * `tracestate`: request headers, job payload or event data); `ctx` itself when the carrier holds no
  * valid trace context. Works with tracing off too (the context is then simply never used).
  */
-export function contextFromCarrier(
-  carrier: { traceparent?: unknown; tracestate?: unknown } | null | undefined,
-  ctx: Context = context.active(),
-): Context {
-  const header = carrier?.traceparent;
+export function contextFromCarrier(carrier: object | null | undefined, ctx: Context = context.active()): Context {
+  const fields = carrier as { traceparent?: unknown; tracestate?: unknown } | null | undefined;
+  const header = fields?.traceparent;
   if (typeof header !== 'string') return ctx;
   const m = TRACEPARENT.exec(header.trim());
   if (!m || m[1] === 'ff' || (m[1] === '00' && m[5] !== undefined)) return ctx;
-  const state = carrier?.tracestate;
+  const state = fields?.tracestate;
   const spanContext: SpanContext = {
     traceId: m[2]!,
     spanId: m[3]!,
@@ -278,4 +278,58 @@ export function contextFromCarrier(
     ...(typeof state === 'string' && state ? { traceState: createTraceState(state) } : {}),
   };
   return isSpanContextValid(spanContext) ? trace.setSpanContext(ctx, spanContext) : ctx;
+}
+
+// HT-TEMP: the hooks before issue 25's finishing pass, for a side-by-side measurement only
+async function registerTracingBeforeHT(app: FastifyInstance): Promise<void> {
+  const active = tracer;
+  if (!active) return;
+  const runInContext = !synchronous;
+  app.decorateRequest(REQUEST_SPAN, null);
+  app.decorateRequest(REQUEST_CONTEXT, null);
+
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const route = request.routeOptions.url;
+    if (route === HEALTH_ROUTE) return done();
+    const method = request.method;
+    const parent = contextFromCarrier(request.headers, ROOT_CONTEXT);
+    const span = active.startSpan(
+      route ? `${method} ${route}` : method,
+      { kind: SpanKind.SERVER, attributes: route ? { 'http.request.method': method, 'http.route': route } : { 'http.request.method': method } },
+      parent,
+    );
+    const ctx = trace.setSpan(parent, span);
+    if (span.isRecording()) (request as TracedRequest)[REQUEST_SPAN] = span;
+    (request as TracedRequest)[REQUEST_CONTEXT] = ctx;
+    if (runInContext) context.with(ctx, done);
+    else done();
+  });
+
+  app.addHook('onError', (request: FastifyRequest, _reply: FastifyReply, error: Error, done: HookHandlerDoneFunction) => {
+    const span = (request as TracedRequest)[REQUEST_SPAN];
+    if (span) {
+      span.recordException(error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+    }
+    done();
+  });
+
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const span = (request as TracedRequest)[REQUEST_SPAN];
+    if (span) {
+      (request as TracedRequest)[REQUEST_SPAN] = null;
+      const status = reply.statusCode;
+      span.setAttribute('http.response.status_code', status);
+      // a 5xx that threw already has its message (onError); one that did not still fails the span
+      if (status >= 500 && !(span as { status?: { code: number } }).status?.code) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    }
+    done();
+  });
+}
+
+export function injectTraceContextBeforeHT(carrier: Record<string, unknown>, ctx: Context = context.active()): boolean {
+  if (!trace.getSpan(ctx)?.isRecording()) return false;
+  propagation.inject(ctx, carrier);
+  return true;
 }

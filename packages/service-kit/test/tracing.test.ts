@@ -1,8 +1,9 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import type { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  contextFromCarrier,
   currentTraceHeaders,
   flushTracing,
   injectTraceContext,
@@ -10,6 +11,7 @@ import {
   requestTraceContext,
   startInMemoryTracing,
   stopTracing,
+  traceCarrierOf,
 } from '../src/tracing.js';
 
 /**
@@ -138,5 +140,44 @@ describe('request spans', () => {
     expect(injectTraceContext(headers)).toBe(false);
     expect(headers).toEqual({});
     expect(currentTraceHeaders()).toEqual({});
+  });
+
+  it('a sampled-out request propagates its trace with flags 00 and exports no span', async () => {
+    exporter.reset();
+    forwarded.length = 0;
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    await app.inject({ method: 'GET', url: '/api/agents/6', headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-00` } });
+    await flushTracing();
+    expect(exporter.getFinishedSpans()).toHaveLength(0);
+    expect(forwarded).toHaveLength(1);
+    expect(forwarded[0]!.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
+  });
+});
+
+describe('trace carriers (job payloads, events)', () => {
+  const traceId = '0af7651916cd43dd8448eb211c80319c';
+  const spanId = 'b7ad6b7169203331';
+
+  it('reads a traceparent and tracestate into a remote parent and writes them back unchanged', () => {
+    const ctx = contextFromCarrier({ traceparent: `00-${traceId}-${spanId}-01`, tracestate: 'congo=t61rcWkgMzE' }, ROOT_CONTEXT);
+    expect(trace.getSpanContext(ctx)).toEqual(expect.objectContaining({ traceId, spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true }));
+    expect(traceCarrierOf(ctx)).toEqual({ traceparent: `00-${traceId}-${spanId}-01`, tracestate: 'congo=t61rcWkgMzE' });
+  });
+
+  it('ignores a missing, malformed or invalid traceparent (the given context is returned)', () => {
+    for (const traceparent of [undefined, 42, '', 'garbage', `00-${traceId}-${spanId}-01-extra`, `ff-${traceId}-${spanId}-01`,
+      `00-${'0'.repeat(32)}-${spanId}-01`, `00-${traceId}-${'0'.repeat(16)}-01`, `00-${traceId.toUpperCase()}-${spanId}-01`]) {
+      expect(contextFromCarrier({ traceparent }, ROOT_CONTEXT), String(traceparent)).toBe(ROOT_CONTEXT);
+    }
+    expect(contextFromCarrier(undefined, ROOT_CONTEXT)).toBe(ROOT_CONTEXT);
+  });
+
+  it('accepts a later version with more fields', () => {
+    const ctx = contextFromCarrier({ traceparent: `01-${traceId}-${spanId}-01-what-the-future-adds` }, ROOT_CONTEXT);
+    expect(trace.getSpanContext(ctx)?.spanId).toBe(spanId);
+  });
+
+  it('gives no carrier outside a span', () => {
+    expect(traceCarrierOf(ROOT_CONTEXT)).toBeUndefined();
   });
 });

@@ -120,7 +120,9 @@ export async function setBasedPass(
           coalesce(m.pay_method, c.pay_cycle) AS pay_method, m.premium AS reported_premium,
           m.company_amount AS reported_company_amount, m.dtype
         FROM mapped m
-        JOIN contract c ON c.policy_no = m.policy_no
+        -- UPPER/LOWER give the mapped text the C collation: back to the column's, or the unique index
+        -- on policy_no is not usable and every chunk reads the whole contract table (equality is the same)
+        JOIN contract c ON c.policy_no = (m.policy_no COLLATE "default")
         JOIN product p ON p.product_id = c.product_id
         JOIN insurance_company ic ON ic.company_id = p.company_id AND ic.company_code = m.company_code
       ) y

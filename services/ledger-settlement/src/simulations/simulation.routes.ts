@@ -1,4 +1,19 @@
-import { action, AppError, envelope, notFound, ok, pageSchema, perm, registerResource, toPage, zId, type ServiceApp } from '@csp/service-kit';
+import {
+  action,
+  AppError,
+  envelope,
+  moneyColumn,
+  notFound,
+  ok,
+  pageSchema,
+  perm,
+  rateColumn,
+  registerResource,
+  sendSpreadsheet,
+  toPage,
+  zId,
+  type ServiceApp,
+} from '@csp/service-kit';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AreaDeps } from '../areas.js';
@@ -207,6 +222,36 @@ export async function registerSimulationRoutes(app: ServiceApp, deps: AreaDeps):
       const q = request.query;
       const page = await agentRows(app.db, request.params.id, { page: q.pageNum, size: q.pageSize, sort: q.sort, orgId: q.orgId, keyword: q.keyword, direction: q.direction });
       return ok(toPage(page.items as z.infer<typeof agentResult>[], page.total, q));
+    },
+  );
+
+  app.get(
+    '/api/simulations/:id/export',
+    {
+      config: perm(MENU_SIMULATION, 'READ'),
+      schema: { tags, summary: 'The per-agent results as a spreadsheet (money and percent as number cells)', params },
+    },
+    async (request, reply) => {
+      const sim = await requireDone(app.db, request.params.id);
+      const page = await agentRows(app.db, sim.simulation_id, { page: 1, size: 1_000_000, sort: 'agentId' });
+      type Row = z.infer<typeof agentResult>;
+      return sendSpreadsheet<Row>(reply, {
+        fileName: `simulation-${sim.simulation_id}-${sim.base_month}`,
+        sheetName: 'Agents',
+        rows: page.items as Row[],
+        columns: [
+          { header: { ko: '설계사 ID', en: 'Agent ID' }, key: 'agentId', width: 12 },
+          { header: { ko: '설계사', en: 'Agent' }, key: 'agentName', width: 20 },
+          { header: { ko: '조직', en: 'Organization' }, key: 'orgName', width: 20 },
+          moneyColumn({ ko: '총액(전)', en: 'Gross before' }, 'grossBefore'),
+          moneyColumn({ ko: '총액(후)', en: 'Gross after' }, 'grossAfter'),
+          moneyColumn({ ko: '총액 차이', en: 'Gross difference' }, 'grossDiff'),
+          rateColumn({ ko: '차이(%)', en: 'Difference (%)' }, 'grossDiffPct'),
+          moneyColumn({ ko: '실지급(전)', en: 'Net before' }, 'netBefore'),
+          moneyColumn({ ko: '실지급(후)', en: 'Net after' }, 'netAfter'),
+          moneyColumn({ ko: '실지급 차이', en: 'Net difference' }, 'netDiff'),
+        ],
+      });
     },
   );
 

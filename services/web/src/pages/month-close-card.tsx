@@ -34,15 +34,17 @@ const STEP_TITLE: Record<CloseStep['key'], MessageKey> = {
   payments: 'close.payments',
   statements: 'close.statements',
   periodClose: 'close.periodClose',
+  kpi: 'close.kpi',
 };
 const STEP_ACTION: Record<CloseStep['key'], { label: MessageKey; path: (m: string) => string; menu: string }> = {
   received: { label: 'close.receiveAction', path: (m) => `/receive/data?settleMonth=${m}`, menu: 'RECEIVE_DATA' },
-  run: { label: 'close.runAction', path: () => '/settle/batch', menu: 'BATCH_RUN' },
+  run: { label: 'close.runAction', path: (m) => `/settle/batch?settleMonth=${m}`, menu: 'BATCH_RUN' },
   review: { label: 'close.reviewAction', path: (m) => `/settle?settleMonth=${m}&status=HOLD`, menu: 'SETTLE_LIST' },
   confirm: { label: 'close.confirmAction', path: (m) => `/settle?settleMonth=${m}&status=CALCULATED`, menu: 'SETTLE_LIST' },
   payments: { label: 'close.payAction', path: (m) => `/payments?settleMonth=${m}`, menu: 'PAYMENT' },
   statements: { label: 'close.statementAction', path: (m) => `/payments/statements?settleMonth=${m}`, menu: 'STATEMENT' },
   periodClose: { label: 'close.closeAction', path: () => '/settle/period-close', menu: 'PERIOD_CLOSE' },
+  kpi: { label: 'close.kpiAction', path: () => '/kpi/monthly', menu: 'KPI_MONTHLY' },
 };
 const STATE_TAG = { done: 'COMPLETED', ready: 'PENDING', waiting: 'HOLD' } as const;
 const STATE_WORD: Record<CloseStep['state'], MessageKey> = { done: 'close.done', ready: 'close.ready', waiting: 'close.waiting' };
@@ -58,6 +60,7 @@ export function MonthCloseCard() {
   const latest = useQuery({
     queryKey: ['batch', 'runs', 'latest'],
     enabled: canRuns,
+    staleTime: 0,
     queryFn: async () =>
       unwrap<PageResponse<RunRow & { settleMonth: string }>>(
         await api.GET('/api/batch/settlement/runs', { params: { query: { pageSize: 1 } as never } }),
@@ -69,16 +72,20 @@ export function MonthCloseCard() {
   const receive = useQuery({
     queryKey: ['receive', 'status', month],
     enabled: canReceive,
+    staleTime: 0,
     queryFn: async () => unwrap<{ expectedCount: number; receivedCount: number; carriers: { openErrorCount: number }[] }>(await api.GET('/api/receive/status', { params: { query: { settleMonth: month } } })),
   });
   const runs = useQuery({
     queryKey: ['batch', 'runs', 'close', month],
     enabled: canRuns,
+    staleTime: 0,
     queryFn: async () =>
       unwrap<PageResponse<RunRow>>(await api.GET('/api/batch/settlement/runs', { params: { query: { settleMonth: month, pageSize: 1 } as never } })),
   });
   const summary = useQuery({
     queryKey: ['settle', 'summary', month],
+    // Where the month stands is read afresh on every visit (the app keeps other answers 30 s).
+    staleTime: 0,
     queryFn: async () =>
       unwrap<{ count: number; byStatus: { status: string; count: number }[] }>(await api.GET('/api/settle/summary', { params: { query: { settleMonth: month } } })),
   });

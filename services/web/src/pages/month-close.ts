@@ -12,7 +12,7 @@ export interface MonthFacts {
 
 export type StepState = 'done' | 'ready' | 'waiting';
 export interface CloseStep {
-  key: 'received' | 'run' | 'review' | 'confirm' | 'payments' | 'statements' | 'periodClose';
+  key: 'received' | 'run' | 'review' | 'confirm' | 'payments' | 'statements' | 'periodClose' | 'kpi';
   state: StepState;
   /** Why the step cannot run yet (a catalog key), when it is waiting. */
   reason?: 'close.needFiles' | 'close.needRun' | 'close.needConfirm';
@@ -31,5 +31,6 @@ export function closeSteps(f: MonthFacts): CloseStep[] {
     confirmed ? { key: 'payments', state: 'ready' } : { key: 'payments', state: 'waiting', reason: ran ? 'close.needConfirm' : 'close.needRun' },
     confirmed ? { key: 'statements', state: 'ready' } : { key: 'statements', state: 'waiting', reason: ran ? 'close.needConfirm' : 'close.needRun' },
     confirmed ? { key: 'periodClose', state: 'ready' } : { key: 'periodClose', state: 'waiting', reason: ran ? 'close.needConfirm' : 'close.needRun' },
+    confirmed ? { key: 'kpi', state: 'ready' } : { key: 'kpi', state: 'waiting', reason: ran ? 'close.needConfirm' : 'close.needRun' },
   ];
 }

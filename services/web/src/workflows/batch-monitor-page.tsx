@@ -198,7 +198,7 @@ export default function BatchMonitorPage() {
       {page && <PageTitle page={page} />}
       <Space className="list-toolbar" wrap>
         {can('APPROVE') && (
-          <Form form={form} layout="inline" name="batch-run" onFinish={(v) => start.mutate(v)}>
+          <Form form={form} layout="inline" name="batch-run" initialValues={{ settleMonth: state.query.settleMonth }} onFinish={(v) => start.mutate(v)}>
             <Form.Item
               name="settleMonth"
               label={t('common.month')}

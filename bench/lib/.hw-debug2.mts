@@ -1,0 +1,20 @@
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, signIn, signedInContext } from './web-measure.ts';
+const P = JSON.parse((await import('node:fs')).readFileSync('/tmp/hw/serve.log','utf8').replace(/^PLATFORM /,''));
+const session = await signIn(P.url, P.users.admin);
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+const ctx = await signedInContext(browser, P.url, session);
+const page = await ctx.newPage();
+await page.goto(P.url + '/settle?settleMonth=202507');
+await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor({ timeout: 60000 });
+page.on('request', (r) => console.log('req', r.url().replace(P.url, '')));
+const titles = page.locator('.ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title');
+console.log('closed submenus', await titles.count(), await titles.allInnerTexts());
+const link = page.locator('.ant-menu a[href="/contracts"]');
+for (let i = 0; i < 12 && !(await link.isVisible()); i++) { const c = await titles.count(); await titles.nth(i % c).click(); await page.waitForTimeout(300); console.log('after click', i, page.url(), await link.count()); }
+console.log('visible', await link.isVisible(), await link.count());
+await page.evaluate(() => (document.querySelector('.ant-menu a[href="/contracts"]') as HTMLElement).click());
+await page.waitForTimeout(3000);
+console.log('url', page.url());
+await page.screenshot({ path: '/tmp/hw/nav.png' });
+await browser.close();
