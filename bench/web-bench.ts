@@ -10,7 +10,8 @@
  * Env: BENCH_CONTRACTS (1000000), BENCH_AGENTS (10000), BENCH_TODAY (2025-08-15: the settled month is the month
  *      before), BENCH_SEED (web-bench), BENCH_WEB_DB (csp_bench_web_<contracts>: created and generated when missing,
  *      always kept), BENCH_BASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
- *      BENCH_RUNS (12 per browser figure), BENCH_LH_RUNS (3 Lighthouse rounds), BENCH_PARTS (cold,nav,picker,lighthouse),
+ *      BENCH_RUNS (12 per browser figure), BENCH_LH_RUNS (3 Lighthouse rounds), BENCH_PARTS (cold,nav,picker,lighthouse; also preload-ab:
+ *      index.html with and without the route preload, alternating),
  *      BENCH_WEB_NO_BUILD=1 serves services/web/dist as it is (else `vite build` first),
  *      BENCH_LH_DIR: a folder for the Lighthouse reports (JSON),
  *      BENCH_WEB_PLATFORM: the `PLATFORM {json}` line of a services/web/test/platform/serve.ts already running on the book.
@@ -87,6 +88,22 @@ async function main(): Promise<void> {
         const p95 = measure.percentile(runs, 95);
         rows.push({ figure: 'cold first load, settlement list', runs, unit: 'ms', target: 'p95 < 1000 ms', ok: p95 < 1000, load: load(), note: `wall clock incl. Playwright: p50 ${Math.round(measure.percentile(walls, 50))} ms` });
         log(`cold loads (ms): ${runs.map(Math.round).join(' ')}`);
+      }
+
+      if (PARTS.has('preload-ab')) {
+        // vite.config.ts's route preload against the same index.html without it, alternating on one server
+        const without = (html: string) => html.replace(/<script>\(function\(\)\{var r=[\s\S]*?<\/script>/, '');
+        const same = (html: string) => html;
+        const a: number[] = [];
+        const b: number[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          a.push((await measure.coldLoad(browser, platform.url, session, settleList, without)).inPageMs);
+          b.push((await measure.coldLoad(browser, platform.url, session, settleList, same)).inPageMs);
+        }
+        const abLoad = load();
+        rows.push({ figure: 'A/B cold load without route preload', runs: a, unit: 'ms', target: '-', ok: true, load: abLoad });
+        rows.push({ figure: 'A/B cold load with route preload', runs: b, unit: 'ms', target: '-', ok: true, load: abLoad, note: `p50 ratio with/without ${(measure.percentile(b, 50) / measure.percentile(a, 50)).toFixed(2)}` });
+        log(`A/B cold loads without preload: ${a.map(Math.round).join(' ')}; with: ${b.map(Math.round).join(' ')}`);
       }
 
       if (PARTS.has('nav')) {

@@ -61,9 +61,22 @@ function rowShownAt(path: string): number | false {
  * Cold first load: a new context (nothing cached), navigation start (performance.now() is measured from
  * it) to the first data row of the list visible.
  */
-export async function coldLoad(browser: Browser, baseUrl: string, session: Session, path: string): Promise<{ inPageMs: number; wallMs: number }> {
+export async function coldLoad(
+  browser: Browser,
+  baseUrl: string,
+  session: Session,
+  path: string,
+  /** Rewrites the page's HTML on its way in (an A/B of index.html on one server); the other variant passes through the same route. */
+  transformHtml?: (html: string) => string,
+): Promise<{ inPageMs: number; wallMs: number }> {
   const context = await signedInContext(browser, baseUrl, session);
   try {
+    if (transformHtml) {
+      await context.route(new URL(path, baseUrl).toString(), async (route) => {
+        const response = await route.fetch();
+        await route.fulfill({ response, body: transformHtml(await response.text()) });
+      });
+    }
     const page = await context.newPage();
     const started = Date.now();
     await page.goto(path, { waitUntil: 'commit' });

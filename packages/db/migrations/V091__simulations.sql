@@ -86,10 +86,11 @@ CROSS JOIN (VALUES ('READ', 'Read', 1), ('CREATE', 'Create', 2), ('DELETE', 'Del
 WHERE m.menu_code = 'SIMULATION'
 ON CONFLICT (menu_id, perm_code) DO NOTHING;
 
+-- MANAGER: READ and CREATE, as every menu outside SYSTEM (docs/menus-and-routing.md "Grants"); never DELETE.
 INSERT INTO role_menu_permission (role_id, menu_id, perm_code, is_granted)
 SELECT r.role_id, mp.menu_id, mp.perm_code, 'Y'
 FROM menu_permission mp
 JOIN menu m ON m.menu_id = mp.menu_id
-JOIN role r ON r.role_code IN ('SUPER_ADMIN', 'ADMIN')
+JOIN role r ON r.role_code IN ('SUPER_ADMIN', 'ADMIN') OR (r.role_code = 'MANAGER' AND mp.perm_code IN ('READ', 'CREATE'))
 WHERE m.menu_code = 'SIMULATION'
 ON CONFLICT (role_id, menu_id, perm_code) DO NOTHING;

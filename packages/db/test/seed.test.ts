@@ -226,7 +226,7 @@ describe('platform seed: roles and menus', () => {
       })),
     ].sort((a, b) => (a.menu_code < b.menu_code ? -1 : 1));
     expect(doc.directories).toHaveLength(12);
-    expect(doc.pages).toHaveLength(70);
+    expect(doc.pages).toHaveLength(71);
     expect(rows).toEqual(expected);
   });
 

@@ -1,7 +1,6 @@
 import {
   context,
   createTraceState,
-  propagation,
   isSpanContextValid,
   ROOT_CONTEXT,
   SpanKind,
@@ -148,7 +147,6 @@ const HEALTH_ROUTE = '/api/health';
  * onResponse sets the status attribute (ERROR on 5xx) and ends the span. Call before any route is added.
  */
 export async function registerTracing(app: FastifyInstance): Promise<void> {
-  if (process.env.HT_BEFORE === '1') return registerTracingBeforeHT(app); // HT-TEMP
   const active = tracer;
   if (!active) return;
   const runInContext = !synchronous;
@@ -280,56 +278,3 @@ export function contextFromCarrier(carrier: object | null | undefined, ctx: Cont
   return isSpanContextValid(spanContext) ? trace.setSpanContext(ctx, spanContext) : ctx;
 }
 
-// HT-TEMP: the hooks before issue 25's finishing pass, for a side-by-side measurement only
-async function registerTracingBeforeHT(app: FastifyInstance): Promise<void> {
-  const active = tracer;
-  if (!active) return;
-  const runInContext = !synchronous;
-  app.decorateRequest(REQUEST_SPAN, null);
-  app.decorateRequest(REQUEST_CONTEXT, null);
-
-  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const route = request.routeOptions.url;
-    if (route === HEALTH_ROUTE) return done();
-    const method = request.method;
-    const parent = contextFromCarrier(request.headers, ROOT_CONTEXT);
-    const span = active.startSpan(
-      route ? `${method} ${route}` : method,
-      { kind: SpanKind.SERVER, attributes: route ? { 'http.request.method': method, 'http.route': route } : { 'http.request.method': method } },
-      parent,
-    );
-    const ctx = trace.setSpan(parent, span);
-    if (span.isRecording()) (request as TracedRequest)[REQUEST_SPAN] = span;
-    (request as TracedRequest)[REQUEST_CONTEXT] = ctx;
-    if (runInContext) context.with(ctx, done);
-    else done();
-  });
-
-  app.addHook('onError', (request: FastifyRequest, _reply: FastifyReply, error: Error, done: HookHandlerDoneFunction) => {
-    const span = (request as TracedRequest)[REQUEST_SPAN];
-    if (span) {
-      span.recordException(error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
-    }
-    done();
-  });
-
-  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const span = (request as TracedRequest)[REQUEST_SPAN];
-    if (span) {
-      (request as TracedRequest)[REQUEST_SPAN] = null;
-      const status = reply.statusCode;
-      span.setAttribute('http.response.status_code', status);
-      // a 5xx that threw already has its message (onError); one that did not still fails the span
-      if (status >= 500 && !(span as { status?: { code: number } }).status?.code) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-    }
-    done();
-  });
-}
-
-export function injectTraceContextBeforeHT(carrier: Record<string, unknown>, ctx: Context = context.active()): boolean {
-  if (!trace.getSpan(ctx)?.isRecording()) return false;
-  propagation.inject(ctx, carrier);
-  return true;
-}

@@ -48,7 +48,7 @@ export async function buildGatewayApp(config: GatewayConfig, options: GatewayApp
   // Request spans (only when tracing is on; the forwarder passes their context on) and the HTTP histogram
   // (only when /metrics is served: nobody could read it otherwise).
   await registerTracing(app);
-  if (config.metricsPort !== undefined || process.env.HT_BEFORE === '1') await registerHttpMetrics(app, 'gateway'); // HT-TEMP
+  if (config.metricsPort !== undefined) await registerHttpMetrics(app, 'gateway');
 
   app.setErrorHandler((error: FastifyError & { statusCode?: number }, request, reply) => {
     const status = error.statusCode ?? 500;

@@ -539,22 +539,22 @@ describe('transformData', () => {
     expect(await rawRow(second)).toMatchObject({ parse_status: 'OK', mapped_ledger_id: row.ledger_id });
   });
 
-  it('splits a month into chunks of 5,000 PENDING rows and restricts a company run to its carrier', async () => {
+  it('splits a month into chunks of 2,000 PENDING rows and restricts a company run to its carrier', async () => {
     const month = '202503';
     await sql`
       INSERT INTO contract (agent_id, product_id, policy_no, premium, contract_date)
       SELECT ${ids.agentId}, ${ids.productId}, 'BULK-' || g, 1000, DATE '2025-03-01'
-      FROM generate_series(1, 10100) g`.execute(h.db);
+      FROM generate_series(1, 4100) g`.execute(h.db);
     await sql`
       INSERT INTO raw_commission_data (company_code, settle_month, data_type, raw_content)
       SELECT 'L001', ${month}, 'RECRUIT', json_build_object('POLICY', 'BULK-' || g, 'PREM', '100000', 'COMM', '10.01')::text
-      FROM generate_series(1, 10100) g`.execute(h.db);
+      FROM generate_series(1, 4100) g`.execute(h.db);
     const other = await insertRaw(h.db, 'N002', month, 'RECRUIT', { P: 'x' });
 
     const status = await h.runMonth(month, 'L001');
     expect(stepOf(status, 'transformData')).toMatchObject({
-      totalCount: 10100,
-      successCount: 10100,
+      totalCount: 4100,
+      successCount: 4100,
       errorCount: 0,
       chunkCount: 3,
       chunksCompleted: 3,
@@ -563,7 +563,7 @@ describe('transformData', () => {
       SELECT count(*)::int AS n, sum(reported_company_amount)::text AS total FROM recruit_ledger WHERE settle_month = ${month}`.execute(
       h.db,
     );
-    expect(rows[0]).toEqual({ n: 10100, total: '101101.00' });
+    expect(rows[0]).toEqual({ n: 4100, total: '41041.00' });
     expect(await rawRow(other)).toMatchObject({ parse_status: 'PENDING' });
   });
 });

@@ -175,6 +175,22 @@ const EXPECTED: Record<string, string> = {
   'DELETE /api/commission-types/:id': 'COMM_TYPE DELETE',
   'GET /api/ledger/other-commissions': 'COMM_MASTER READ',
   'GET /api/ledger/other-commissions/excel': 'COMM_MASTER READ',
+  // what-if simulations (issue 26)
+  'GET /api/simulations': 'SIMULATION READ',
+  'GET /api/simulations/excel': 'SIMULATION READ',
+  'GET /api/simulations/rule-tables': 'SIMULATION READ',
+  'GET /api/simulations/compare': 'SIMULATION READ',
+  'GET /api/simulations/:id': 'SIMULATION READ',
+  'POST /api/simulations': 'SIMULATION CREATE',
+  'PUT /api/simulations/:id': 'SIMULATION CREATE',
+  'DELETE /api/simulations/:id': 'SIMULATION DELETE',
+  'POST /api/simulations/:id/run': 'SIMULATION CREATE',
+  'PUT /api/simulations/:id/run': 'SIMULATION CREATE',
+  'GET /api/simulations/:id/summary': 'SIMULATION READ',
+  'GET /api/simulations/:id/agents': 'SIMULATION READ',
+  'GET /api/simulations/:id/export': 'SIMULATION READ',
+  'GET /api/simulations/:id/orgs': 'SIMULATION READ',
+  'GET /api/simulations/:id/agents/:agentId/explain': 'SIMULATION READ',
 };
 
 describe('routes of ledger-settlement', () => {

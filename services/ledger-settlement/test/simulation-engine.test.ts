@@ -115,6 +115,20 @@ describe('a what-if simulation on the real ledger steps', () => {
     expect(schemas[0]!.n).toBe(0);
   });
 
+  it('re-run after an edit of its change, a simulation prices with the edited rule (no cached master data)', async () => {
+    const id = await createSimulation({ type: 'AGENTS', agents: [1001] });
+    await runSimulation({ db: h.db, connectionString: h.tdb.url, logger }, id);
+    expect((await results(id))[0]).toMatchObject({ agent_id: 1001, gross_after: '15080.01' });
+    await h.db
+      .updateTable('simulation_change')
+      .set({ values: JSON.stringify({ gradeId: 1, insuranceType: 'LIFE', commissionYear: 1, payoutPct: '70', effectiveFrom: '2025-01-01' }) })
+      .where('simulation_id', '=', id)
+      .execute();
+    await runSimulation({ db: h.db, connectionString: h.tdb.url, logger }, id);
+    // 9001 7000.00 (+1000.00), 9002 6666.67 x 70 % = 4666.669 -> 4666.67 (+666.67): 14246.67 + 1666.67
+    expect((await results(id))[0]).toMatchObject({ agent_id: 1001, gross_after: '15913.34' });
+  });
+
   it('runs concurrently with a real run of the same month, both exact', async () => {
     const id = await createSimulation({ type: 'ALL' });
     const [real] = await Promise.all([h.runMonth(MONTH), runSimulation({ db: h.db, connectionString: h.tdb.url, logger }, id)]);

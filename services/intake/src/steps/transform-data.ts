@@ -20,21 +20,21 @@ import { ledgerKey, setBasedPass, type FastKey, type SetPassResult } from './tra
 
 /**
  * Whether a chunk first runs the set-based pass (transform-set.ts: the mappings compiled to SQL, the
- * JS mapper only for what it leaves). On: measured side by side in one process on 50,000 raw rows
- * (node + PostgreSQL backend CPU, issue 28), set-based chunks of 5,000 cost 29.5-30.8 µs per row
- * against 39.7-44.1 for the JS mapper in chunks of 2,000; identical results (test/transform-set.test.ts).
+ * JS mapper only for what it leaves). Off: measured side by side in one process on 50,000 raw rows
+ * (node + PostgreSQL backend CPU, issue 28) set-based chunks of 5,000 cost 29.5-30.8 µs per row
+ * against 39.7-44.1 for the JS mapper in chunks of 2,000, and the 600,000-row intake bench 25.1 s
+ * CPU against 31.1 s; but the carrier-month bench (4 carriers, run by batch workers) was slower
+ * against its floor, and a 5,100-row batch-run test took 3 x as long: not switched on before that
+ * is understood. Identical results either way (test/transform-set.test.ts).
  */
-export const SET_BASED_TRANSFORM = true;
+export const SET_BASED_TRANSFORM = false;
 
-/**
- * PENDING raw rows per chunk (spec: 1,000-5,000 records per chunk): 5,000, as the set-based statement's
- * fixed cost per chunk (planning, the locked-agents subplan) is then spread over more rows.
- */
-export const TRANSFORM_CHUNK_SIZE = 5_000;
+/** PENDING raw rows per chunk (spec: 1,000-5,000 records per chunk). */
+export const TRANSFORM_CHUNK_SIZE = 2_000;
 
 /**
  * Step 2 (spec 1.3): maps the month's PENDING raw rows to recruit/maintain ledger rows. Chunked by
- * raw_id ranges of 5,000 PENDING rows; each chunk's ledger writes, raw row statuses, parse errors and
+ * raw_id ranges of 2,000 PENDING rows; each chunk's ledger writes, raw row statuses, parse errors and
  * checkpoint commit in one transaction. Only PENDING rows are taken, so a re-run never repeats work.
  * With SET_BASED_TRANSFORM a chunk is first one set-based statement for the rows the SQL maps
  * exactly; the rest (errors, unusual values) go through the JS mapper, the one source of row errors.

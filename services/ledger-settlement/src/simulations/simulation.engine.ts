@@ -14,7 +14,12 @@ export interface EngineRun {
   signal?: AbortSignal;
   /** called after every chunk (or unsplit step) with the work units done so far and the planned total */
   onProgress?: (done: number, planned: number) => Promise<void>;
+  /** filled with each step's wall milliseconds */
+  timings: Record<string, number>;
 }
+
+/** Scratch tables analyzed after each step. */
+const SCRATCH_STATISTICS = ['recruit_ledger', 'maintain_ledger', 'other_commission_ledger', 'override_settle', 'chargeback', 'settle_master', 'commission_master'];
 
 /** A pool whose connections see `schema, public`: the steps' unqualified tables are the scratch copies. */
 export function scratchDb(connectionString: string, schema: string, max = 2): Db {
@@ -29,12 +34,16 @@ export function scratchDb(connectionString: string, schema: string, max = 2): Db
  * The step context of a simulation: the real StepContext shape, run id = -simulation id (never a batch run),
  * no checkpoint rows (claim/complete are no-ops: the scratch schema is the simulation's only output).
  */
-function contextOf(run: EngineRun, db: Db, step: StepDefinition, chunk: Chunk | undefined): StepContext {
+let engineRuns = 0;
+
+function contextOf(run: EngineRun & { attempt: number }, db: Db, step: StepDefinition, chunk: Chunk | undefined): StepContext {
   const signal = run.signal ?? new AbortController().signal;
   return {
     step: step.name,
     runId: -run.simulationId,
-    runAttempt: 1,
+    // unique per engine run: the per-run master-data cache (calc/run-cache.ts) must not serve an earlier run of the
+    // same simulation (edited changes) or another simulation
+    runAttempt: run.attempt,
     jobAttempt: 1,
     settleMonth: run.settleMonth,
     companyCode: undefined,
@@ -56,7 +65,8 @@ function contextOf(run: EngineRun, db: Db, step: StepDefinition, chunk: Chunk | 
  * Chunks run one after the other on one connection at a time (the simulation is one job; the real run keeps
  * the machine's other workers).
  */
-export async function runLedgerSteps(run: EngineRun): Promise<StepCounts> {
+export async function runLedgerSteps(input: EngineRun): Promise<StepCounts> {
+  const run = { ...input, attempt: ++engineRuns };
   const db = scratchDb(run.connectionString, run.schema);
   const total: StepCounts = { total: 0, success: 0, error: 0, skipped: 0 };
   try {
@@ -74,6 +84,7 @@ export async function runLedgerSteps(run: EngineRun): Promise<StepCounts> {
       plans.push({ step, chunks });
       planned += chunks?.length ?? 1;
       const parts = chunks ?? [undefined];
+      const started = Date.now();
       for (const chunk of parts) {
         if (run.signal?.aborted) throw new Error('simulation aborted');
         const counts = await step.run(contextOf(run, db, step, chunk), chunk);
@@ -84,6 +95,10 @@ export async function runLedgerSteps(run: EngineRun): Promise<StepCounts> {
         done++;
         await run.onProgress?.(done, Math.max(planned, done));
       }
+      // the scratch tables start without statistics: the next steps' agent-range reads need them (the real
+      // tables have theirs from earlier months)
+      await sql`ANALYZE ${sql.join(SCRATCH_STATISTICS.map((t) => sql.id(run.schema, t)))}`.execute(db);
+      run.timings[step.name] = Date.now() - started;
     }
     return total;
   } finally {

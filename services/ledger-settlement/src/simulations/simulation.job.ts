@@ -34,7 +34,13 @@ export interface SimulationJobDeps {
  * One simulation run: scratch schema, proposed changes layered over the copied rule tables, the real ledger
  * steps on it, per-agent results copied to simulation_* tables, scratch dropped. Nothing in a real table moves.
  */
-export async function runSimulation(deps: SimulationJobDeps, simulationId: number): Promise<void> {
+export async function runSimulation(deps: SimulationJobDeps, simulationId: number): Promise<Record<string, number>> {
+  const timings: Record<string, number> = {};
+  let mark = Date.now();
+  const lap = (name: string) => {
+    timings[name] = Date.now() - mark;
+    mark = Date.now();
+  };
   const { db } = deps;
   const sim = await db.selectFrom('simulation').selectAll().where('simulation_id', '=', simulationId).executeTakeFirst();
   if (!sim) throw new Error(`simulation ${simulationId} not found`);
@@ -58,6 +64,8 @@ export async function runSimulation(deps: SimulationJobDeps, simulationId: numbe
       };
       await applyChange(db, schema, change, await checkChange(db, input, i));
     }
+    lap('scratch');
+    const steps: Record<string, number> = {};
     await runLedgerSteps({
       simulationId,
       settleMonth: sim.base_month,
@@ -65,6 +73,7 @@ export async function runSimulation(deps: SimulationJobDeps, simulationId: numbe
       connectionString: deps.connectionString,
       logger: deps.logger,
       signal: deps.signal,
+      timings: steps,
       onProgress: async (done, planned) => {
         const elapsed = (Date.now() - started) / 1000;
         await db
@@ -74,8 +83,12 @@ export async function runSimulation(deps: SimulationJobDeps, simulationId: numbe
           .execute();
       },
     });
+    lap('steps');
+    Object.assign(timings, steps);
     await storeResults(db, simulationId, schema, sim.base_month, agents);
+    lap('results');
     await storeExplains(deps, simulationId, schema);
+    lap('explains');
     await db
       .updateTable('simulation')
       .set({ status: 'DONE', finished_at: new Date(), eta_seconds: 0, updated_at: new Date() })
@@ -91,6 +104,7 @@ export async function runSimulation(deps: SimulationJobDeps, simulationId: numbe
   } finally {
     await dropScratch(db, simulationId);
   }
+  return timings;
 }
 
 /**

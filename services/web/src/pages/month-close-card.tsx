@@ -105,8 +105,9 @@ export function MonthCloseCard() {
   const detail: Partial<Record<CloseStep['key'], string>> = {
     received: receive.data ? t('close.receivedText', { received: facts.receivedCarriers, expected: facts.expectedCarriers, errors: facts.openParseErrors }) : undefined,
     run: run ? t('close.runText', { id: run.jobLogId, time: formatTimestamp(run.startedAt) }) : t('close.runNone'),
-    review: t('close.reviewText', { hold: facts.hold }),
-    confirm: t('close.confirmText', { confirmed: facts.confirmedOrPaid, total: facts.rows }),
+    // Before the run there is nothing to count: "0 of 0 confirmed" would only puzzle.
+    review: facts.rows > 0 ? t('close.reviewText', { hold: facts.hold }) : undefined,
+    confirm: facts.rows > 0 ? t('close.confirmText', { confirmed: facts.confirmedOrPaid, total: facts.rows }) : undefined,
   };
 
   return (
