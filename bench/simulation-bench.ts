@@ -133,7 +133,7 @@ async function main(): Promise<void> {
         const id = await newSimulation(scope);
         const c0 = process.cpuUsage();
         const t0 = Date.now();
-        await runSimulation({ db, connectionString: dbUrl, logger }, id);
+        const timings = await runSimulation({ db, connectionString: dbUrl, logger }, id);
         const wallMs = Date.now() - t0;
         const c = process.cpuUsage(c0);
         const sim = await db.selectFrom('simulation').select(['status', 'error_message']).where('simulation_id', '=', id).executeTakeFirstOrThrow();
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
                   sum(gross_after - gross_before)::text AS diff FROM simulation_agent_result WHERE simulation_id = $1`,
           [id],
         );
-        rows.push({ round, what: `simulation ${scope}`, wallMs, cpuS: (c.user + c.system) / 1e6, note: `${t[0]!.n} agents, ${t[0]!.up} up, gross diff ${t[0]!.diff}` });
+        rows.push({ round, what: `simulation ${scope}`, wallMs, cpuS: (c.user + c.system) / 1e6, note: `${t[0]!.n} agents, ${t[0]!.up} up, gross diff ${t[0]!.diff}; ` + Object.entries(timings).map(([k, v]) => `${k} ${seconds(v)}`).join(', ') });
       }
     }
   } finally {

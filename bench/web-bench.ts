@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     today: process.env.BENCH_TODAY ?? '2025-08-15',
     seed: process.env.BENCH_SEED ?? 'web-bench',
     log,
+    migrate: !process.env.BENCH_WEB_PLATFORM,
   });
   log(`book: ${book.contracts} contracts, ${book.agents} agents, month ${book.month} (${book.origin})`);
   if (process.env.BENCH_WEB_NO_BUILD !== '1') await buildWebClient();

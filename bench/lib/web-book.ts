@@ -22,6 +22,8 @@ export async function ensureWebBook(options: {
   today: string;
   seed: string;
   log: (message: string) => void;
+  /** false: the database is used as it is (a platform already runs on it). */
+  migrate?: boolean;
 }): Promise<WebBook> {
   const { createPool, migrate } = await import('../../packages/db/src/index.js');
   const { generateDemoBook } = await import('../../packages/demo-data/src/generate.js');
@@ -38,7 +40,7 @@ export async function ensureWebBook(options: {
   const url = target.toString();
   const pool = createPool({ connectionString: url, max: 4, applicationName: 'web-bench-book' });
   try {
-    await migrate(pool);
+    if (options.migrate !== false) await migrate(pool);
     const present = (await pool.query<{ agents: number; contracts: number }>(
       'SELECT (SELECT count(*) FROM agent)::int AS agents, (SELECT count(*) FROM contract)::int AS contracts',
     )).rows[0]!;

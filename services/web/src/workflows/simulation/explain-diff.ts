@@ -54,3 +54,16 @@ export function changedLines(side: readonly Line[], other: readonly Line[]): Set
   });
   return changed;
 }
+
+/** The columns whose value differs between the two sides' lines at the same place: shown first. */
+export function changedKeys(left: readonly Line[], right: readonly Line[]): Set<string> {
+  const keys = new Set<string>();
+  const n = Math.min(left.length, right.length);
+  for (let i = 0; i < n; i++) {
+    for (const key of new Set([...Object.keys(left[i]!), ...Object.keys(right[i]!)])) {
+      if (key === 'ledgerId' || key === 'osId' || key === 'basis') continue;
+      if (JSON.stringify(left[i]![key] ?? null) !== JSON.stringify(right[i]![key] ?? null)) keys.add(key);
+    }
+  }
+  return keys;
+}

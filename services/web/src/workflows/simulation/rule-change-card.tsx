@@ -1,15 +1,22 @@
 import { DeleteOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Alert, Button, Card, Form, Radio, Select, type FormInstance } from 'antd';
 import { useI18n, lookup } from '../../i18n/i18n.js';
 import { FieldInput, saveFields } from '../../resources/form-page.js';
-import { fieldLabel, idField, type ResourceMeta } from '../../resources/meta.js';
+import { fieldLabel, idField, useResourceMeta } from '../../resources/meta.js';
 import { DateInput } from '../../shared/date-input.js';
-import type { ChangeAction, RuleTable } from './simulation-api.js';
+import { ruleTables, type ChangeAction } from './simulation-api.js';
 import { monthStart, replaceStart } from './simulation-model.js';
 import { RuleRowSelect } from './rule-row-select.js';
 
 type Row = Record<string, unknown>;
 const ACTIONS: ChangeAction[] = ['ADD', 'REPLACE', 'END'];
+
+/** `GET /api/simulations/rule-tables`: the tables a change may touch and the resource whose form each one uses. */
+export function useRuleTables() {
+  return useQuery({ queryKey: ['simulations', 'rule-tables'], staleTime: 10 * 60_000, queryFn: () => ruleTables() });
+}
 
 /** A rule table in words: the catalog's name, else the server's label. */
 export function useRuleTableName() {
@@ -25,20 +32,18 @@ export function useRuleTableName() {
 export function RuleChangeCard({
   form,
   index,
-  tables,
-  resources,
   baseMonth,
   onRemove,
 }: {
   form: FormInstance;
   index: number;
-  tables: RuleTable[];
-  resources: ResourceMeta[];
   baseMonth: string | undefined;
   onRemove(): void;
 }) {
   const { t } = useI18n();
   const tableName = useRuleTableName();
+  const tables = useRuleTables().data ?? [];
+  const resources = useResourceMeta().data ?? [];
   const ruleTable = Form.useWatch(['changes', index, 'ruleTable'], form) as string | undefined;
   const action = (Form.useWatch(['changes', index, 'action'], form) as ChangeAction | undefined) ?? 'ADD';
   const table = tables.find((x) => x.ruleTable === ruleTable);
@@ -46,6 +51,8 @@ export function RuleChangeCard({
   const idKey = table?.idField ?? (resource ? idField(resource)?.key : undefined) ?? 'id';
   const fields = resource ? saveFields(resource) : [];
   const start = monthStart(baseMonth);
+  // The picked row names its references (its joined names) in the value inputs without a request.
+  const [picked, setPicked] = useState<Row | undefined>();
 
   const pickTable = (next: string | undefined) =>
     form.setFieldValue(['changes', index], { ruleTable: next, action, ...(action === 'ADD' && start ? { values: { effectiveFrom: start } } : {}) });
@@ -57,6 +64,7 @@ export function RuleChangeCard({
       ...(next === 'END' && start ? { endDate: start } : {}),
     });
   const pickRow = (row: Row | undefined) => {
+    setPicked(row);
     if (!row || !resource) return;
     if (action === 'REPLACE') {
       form.setFieldValue(['changes', index, 'values'], { ...replaceStart(resource, row), ...(start ? { effectiveFrom: start } : {}) });
@@ -112,7 +120,7 @@ export function RuleChangeCard({
               valuePropName={f.kind === 'bool' ? 'checked' : 'value'}
               rules={f.required && f.kind !== 'bool' ? [{ required: true, message: t('login.required') }] : []}
             >
-              <FieldInput field={f} />
+              <FieldInput field={f} row={picked} />
             </Form.Item>
           ))}
         </div>

@@ -8,7 +8,7 @@ import { Loading } from '../../shell/app-layout.js';
 import { lineColumns, SECTION_TITLES, TOTAL_TITLES, type LineKind } from '../explain-columns.js';
 import { agentExplain, type Explain } from './simulation-api.js';
 import { Diff } from './simulation-bits.js';
-import { changedLines, totalDiff } from './explain-diff.js';
+import { changedKeys, changedLines, totalDiff } from './explain-diff.js';
 
 type Line = Record<string, unknown>;
 
@@ -59,17 +59,18 @@ export function SideBySideExplain({ simulationId, agentId, agentName, onClose }:
             if (left.length === 0 && right.length === 0) return null;
             const changedRight = changedLines(right, left);
             const changedLeft = changedLines(left, right);
+            const first = changedKeys(left, right);
             return (
               <section key={key} className="sim-explain-section" aria-label={t(title)}>
                 <h3 className="card-title">{t(title)}</h3>
                 <Row gutter={[16, 8]}>
                   <Col xs={24} xl={12}>
                     <Typography.Text strong>{t('sim.realLines', { count: left.length })}</Typography.Text>
-                    <Lines rows={left} changed={changedLeft} />
+                    <Lines rows={left} changed={changedLeft} first={first} />
                   </Col>
                   <Col xs={24} xl={12}>
                     <Typography.Text strong>{t('sim.simulatedLines', { count: right.length })}</Typography.Text>
-                    <Lines rows={right} changed={changedRight} />
+                    <Lines rows={right} changed={changedRight} first={first} />
                   </Col>
                 </Row>
               </section>
@@ -81,9 +82,10 @@ export function SideBySideExplain({ simulationId, agentId, agentName, onClose }:
   );
 }
 
-function Lines({ rows, changed }: { rows: Line[]; changed: Set<number> }) {
+function Lines({ rows, changed, first }: { rows: Line[]; changed: Set<number>; first: Set<string> }) {
   const { t, statusName } = useI18n();
   if (rows.length === 0) return <div className="empty-value">-</div>;
+  const rank = (key: string) => (key === 'policyNo' ? 0 : first.has(key) ? 1 : 2);
   const cell = (kind: LineKind, value: unknown) => {
     if (value === null || value === undefined || value === '') return '-';
     if (kind === 'status') return statusName(String(value));
@@ -98,11 +100,15 @@ function Lines({ rows, changed }: { rows: Line[]; changed: Set<number> }) {
       scroll={{ x: 'max-content' }}
       rowClassName={(_r, i) => (changed.has(i) ? 'sim-changed' : '')}
       dataSource={rows}
-      columns={lineColumns(rows).map((c) => ({
+      // The policy, then the columns that differ between the two sides, then the rest.
+      columns={[...lineColumns(rows)]
+        .sort((a, b) => rank(a.key) - rank(b.key))
+        .map((c) => ({
         key: c.key,
         dataIndex: c.key,
         title: c.kind === 'money' ? t('common.moneyTitle', { title: t(c.label) }) : t(c.label),
         align: c.kind === 'money' || c.kind === 'rate' ? ('right' as const) : undefined,
+        className: first.has(c.key) ? 'sim-changed-col' : undefined,
         render: (v: unknown) => cell(c.kind, v),
       }))}
     />

@@ -7,7 +7,6 @@ import { ApiError } from '../../api/envelope.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { ErrorNotice } from '../../resources/error-notice.js';
 import { placeFieldErrors } from '../../resources/field-errors.js';
-import { useResourceMeta } from '../../resources/meta.js';
 import { RefSelect } from '../../resources/ref-select.js';
 import { MonthInput, monthPattern } from '../../shared/month-input.js';
 import { Loading } from '../../shell/app-layout.js';
@@ -15,12 +14,11 @@ import { useCurrentPage } from '../../shell/menus.js';
 import {
   createSimulation,
   getSimulation,
-  ruleTables,
   updateSimulation,
   type ScopeType,
   type SimulationInput,
 } from './simulation-api.js';
-import { RuleChangeCard } from './rule-change-card.js';
+import { RuleChangeCard, useRuleTables } from './rule-change-card.js';
 import { formFieldPath, isChangeable, toChangeInput, toDraft, type ChangeDraft } from './simulation-model.js';
 import './simulation.css';
 
@@ -62,8 +60,7 @@ export default function SimulationEditorPage() {
   const [busy, setBusy] = useState(false);
   const scopeType = (Form.useWatch('scopeType', form) as ScopeType | undefined) ?? 'ALL';
   const baseMonth = Form.useWatch('baseMonth', form) as string | undefined;
-  const meta = useResourceMeta();
-  const tables = useQuery({ queryKey: ['simulations', 'rule-tables'], staleTime: 10 * 60_000, queryFn: ruleTables });
+  const tables = useRuleTables();
   const existing = useQuery({ queryKey: ['simulations', 'detail', id], enabled: id !== undefined, queryFn: () => getSimulation(id!) });
 
   useEffect(() => {
@@ -170,8 +167,6 @@ export default function SimulationEditorPage() {
                   key={item.key}
                   form={form}
                   index={item.name}
-                  tables={tables.data ?? []}
-                  resources={meta.data ?? []}
                   baseMonth={baseMonth}
                   onRemove={() => remove(item.name)}
                 />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResourceMeta } from '../../resources/meta.js';
-import { changedLines, totalDiff } from './explain-diff.js';
+import { changedKeys, changedLines, totalDiff } from './explain-diff.js';
 import {
   bucketLabel,
   canRun,
@@ -90,6 +90,7 @@ describe('an explain line', () => {
     ];
     expect([...changedLines(simulated, real)]).toEqual([0]);
     expect([...changedLines(real, simulated)]).toEqual([0]);
+    expect([...changedKeys(real, simulated)].sort()).toEqual(['agentAmount', 'payoutRate']);
   });
 });
 
@@ -117,6 +118,15 @@ describe('a rule change', () => {
   it('reads a rule row by its values and period, and a replacement starts from its saved values', () => {
     const row = { ruleId: 12, gradeId: 3, gradeName: '선임', commissionYear: 1, payoutPct: '60.0000', effectiveFrom: '2025-01-01', effectiveTo: null, version: 2 };
     expect(ruleRowLabel(payout, row, 'ruleId')).toBe('#12 · 선임 · 1 · 60% · 2025-01-01 ~ ');
+    const coded: ResourceMeta = {
+      ...payout,
+      fields: [
+        ...payout.fields,
+        { key: 'insuranceType', kind: 'text', codeGroup: 'INSURANCE_TYPE', sort: false, search: false, save: true, required: true, readOnly: false },
+        { key: 'insuranceTypeName', kind: 'codeName', twinOf: 'insuranceType', sort: false, search: false, save: false, required: false, readOnly: true },
+      ],
+    };
+    expect(ruleRowLabel(coded, { ...row, insuranceType: 'AUTO', insuranceTypeName: '자동차보험' }, 'ruleId')).toBe('#12 · 선임 · 1 · 60% · 자동차보험 · 2025-01-01 ~ ');
     expect(replaceStart(payout, row)).toEqual({ gradeId: 3, commissionYear: 1, payoutPct: '60.0000', effectiveFrom: '2025-01-01' });
   });
 

@@ -138,10 +138,12 @@ export function shownFields(resource: ResourceMeta): FieldMeta[] {
   return resource.fields.filter((f) => f.save && !hidden.has(f.kind) && !f.masked && f.key !== 'effectiveFrom' && f.key !== 'effectiveTo');
 }
 
-function valueText(field: FieldMeta, row: Row): string | undefined {
+function valueText(resource: ResourceMeta, field: FieldMeta, row: Row): string | undefined {
   const value = row[field.key];
   if (value === undefined || value === null || value === '') return undefined;
-  const joined = field.ref?.displayField ? row[field.ref.displayField] : undefined;
+  // A reference's joined name, or a code's name (its twin field), reads better than the id or the code.
+  const twin = field.ref?.displayField ?? resource.fields.find((t) => t.twinOf === field.key)?.key;
+  const joined = twin ? row[twin] : undefined;
   if (joined != null && joined !== '') return String(joined);
   const kind = field.display ?? field.kind;
   if (kind === 'rate') return formatRate(String(value));
@@ -152,7 +154,7 @@ function valueText(field: FieldMeta, row: Row): string | undefined {
 
 /** A rule row in one line: its values (names for references) and its period `from ~ to`. */
 export function ruleRowLabel(resource: ResourceMeta, row: Row, idKey: string): string {
-  const parts = shownFields(resource).flatMap((f) => valueText(f, row) ?? []);
+  const parts = shownFields(resource).flatMap((f) => valueText(resource, f, row) ?? []);
   const from = row.effectiveFrom == null ? '' : String(row.effectiveFrom);
   const to = row.effectiveTo == null ? '' : String(row.effectiveTo);
   const period = from || to ? `${from} ~ ${to}` : '';

@@ -10,6 +10,7 @@ import { formatMonth, formatTimestamp } from '../../shared/format.js';
 import { Loading } from '../../shell/app-layout.js';
 import { useCurrentPage, useGrant, useMyMenus } from '../../shell/menus.js';
 import { AdoptDialog } from './adopt-dialog.js';
+import { ChangeText } from './change-text.js';
 import { CompareCard } from './compare-card.js';
 import { useRuleTableName } from './rule-change-card.js';
 import { exportSimulation, getSimulation, runSimulation } from './simulation-api.js';
@@ -143,13 +144,13 @@ export default function SimulationPage() {
                 <strong>
                   {c.seq}. {tableName(c.ruleTable)} · {t(`sim.action.${c.action}`)}
                 </strong>{' '}
-                <span className="sim-change-label">{c.label}</span>
+                <ChangeText change={c} />
               </Typography.Text>
             </List.Item>
           )}
         />
       </Card>
-      {results && <SimulationResults simulationId={id} />}
+      {results && <SimulationResults simulationId={id} changes={s.changes} />}
       {results && <CompareCard simulationId={id} baseMonth={s.baseMonth} />}
       {adopting && (
         <AdoptDialog

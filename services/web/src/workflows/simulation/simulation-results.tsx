@@ -6,11 +6,12 @@ import { ErrorNotice } from '../../resources/error-notice.js';
 import { RefSelect } from '../../resources/ref-select.js';
 import { PAGE_SIZES, useListState } from '../../resources/url-state.js';
 import { formatCount, formatMoney } from '../../shared/format.js';
-import { listAgentResults, getSummary, orgResults, type AgentResult, type ChangeMoved, type Direction, type OrgResult } from './simulation-api.js';
+import { listAgentResults, getSummary, orgResults, type AgentResult, type ChangeMoved, type Direction, type OrgResult, type SimulationChange } from './simulation-api.js';
 import { Diff, DiffPct } from './simulation-bits.js';
 import { DiffHistogram } from './diff-histogram.js';
 import { orgTree, serverSort, type OrgNode } from './simulation-model.js';
 import { SideBySideExplain } from './side-by-side-explain.js';
+import { ChangeText } from './change-text.js';
 import { useRuleTableName } from './rule-change-card.js';
 
 const EXTRA_KEYS = ['direction', 'orgId', 'keyword'] as const;
@@ -23,7 +24,7 @@ function money<T>(key: keyof T & string, title: string, sorter = false): NonNull
 }
 
 /** Totals, the histogram, the amount each change moved, top gainers and losers, every agent and the org roll-up. */
-export function SimulationResults({ simulationId }: { simulationId: number }) {
+export function SimulationResults({ simulationId, changes }: { simulationId: number; changes: SimulationChange[] }) {
   const { t } = useI18n();
   const tableName = useRuleTableName();
   const [explaining, setExplaining] = useState<{ agentId: number; name: string } | null>(null);
@@ -95,7 +96,14 @@ export function SimulationResults({ simulationId }: { simulationId: number }) {
                   columns={[
                     { key: 'table', title: t('sim.ruleTable'), className: 'nowrap', render: (_: unknown, r) => tableName(r.ruleTable) },
                     { key: 'action', title: t('sim.action'), className: 'nowrap', render: (_: unknown, r) => t(`sim.action.${r.action}`) },
-                    { key: 'label', dataIndex: 'label', title: t('sim.changeLabel') },
+                    {
+                      key: 'label',
+                      title: t('sim.changeLabel'),
+                      render: (_: unknown, r) => {
+                        const full = changes.find((c) => c.changeId === r.changeId);
+                        return full ? <ChangeText change={full} /> : r.label;
+                      },
+                    },
                     { key: 'amountMoved', title: won(t('sim.amountMoved')), align: 'right', className: 'nowrap', render: (_: unknown, r) => <Diff value={r.amountMoved} /> },
                   ]}
                 />
