@@ -141,7 +141,7 @@ async function storeResults(
 }
 
 /** Simulated explains kept per simulation: the agents whose gross moved most (an unchanged agent's is the real one). */
-export const STORED_EXPLAINS = 500;
+export const STORED_EXPLAINS = 100;
 
 /** The simulated explain of the agents whose gross moved (largest moves first), read on the scratch schema. */
 async function storeExplains(deps: SimulationJobDeps, simulationId: number, schema: string): Promise<void> {

@@ -270,7 +270,7 @@ export async function registerSimulationRoutes(app: ServiceApp, deps: AreaDeps):
       config: perm(MENU_SIMULATION, 'READ'),
       schema: {
         tags,
-        summary: "One agent's month line by line, real next to simulated (stored for the 500 largest moves; an unchanged agent's simulated explain is the real one)",
+        summary: "One agent's month line by line, real next to simulated (stored for the 100 largest moves; an unchanged agent's simulated explain is the real one)",
         params: z.object({ id: zId, agentId: zId }),
         response: { 200: envelope(z.object({ real: explainResp.nullable(), simulated: explainResp.nullable(), simulatedSameAsReal: z.boolean() })) },
       },
@@ -298,7 +298,7 @@ export async function registerSimulationRoutes(app: ServiceApp, deps: AreaDeps):
         .where('agent_id', '=', agentId)
         .executeTakeFirst();
       if (!stored?.explain) {
-        throw new AppError('BAD_REQUEST', `The simulated explain of agent ${agentId} is not stored (only the 500 largest moves are): run a simulation scoped to this agent`);
+        throw new AppError('BAD_REQUEST', `The simulated explain of agent ${agentId} is not stored (only the 100 largest moves are): run a simulation scoped to this agent`);
       }
       return ok({ real, simulated: stored.explain as z.infer<typeof explainResp>, simulatedSameAsReal: false });
     },
