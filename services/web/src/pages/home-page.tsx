@@ -72,7 +72,8 @@ function OperatorHome() {
             </Card>
           </Col>
         )}
-        <Col xs={24} lg={12}>
+        {/* On a phone the menu lists the same pages: the long shortcut list would only bury the cockpit. */}
+        <Col xs={24} lg={12} className="home-shortcuts">
           <Card title={<h2 className="card-title">{t('home.shortcuts')}</h2>}>
             <ul className="shortcut-list">
               {(menus?.pages ?? []).map((p) => (

@@ -47,8 +47,8 @@ test.describe('what-if simulations', () => {
   test.beforeAll(async ({ request }) => {
     const auth = { authorization: `Bearer ${await token(request)}` };
     live = (await request.get(`${platform.url}/api/simulations/rule-tables`, { headers: auth })).ok();
-    // Setup, not the journey: a payout rule in force in the settled month.
-    const res = await request.get(`${platform.url}/api/rules/payout?pageSize=100&effectiveDate=${monthDay}`, { headers: auth });
+    // Setup, not the journey: the newest payout rule in force in the settled month (the picker lists newest first).
+    const res = await request.get(`${platform.url}/api/rules/payout?pageSize=50&sortField=ruleId&sortOrder=DESC&effectiveDate=${monthDay}`, { headers: auth });
     const rows = ((await res.json()) as { data: { list: PayoutRow[] } }).data.list;
     target = rows.find((r) => r.effectiveFrom <= monthDay && (r.effectiveTo === null || r.effectiveTo > monthDay));
   });
