@@ -1,5 +1,8 @@
 import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -69,9 +72,32 @@ function routePreload(): Plugin {
   };
 }
 
+/**
+ * Writes a `.br` and a `.gz` beside every text file of the build (once, at build time, at the highest
+ * levels): the gateway sends them to browsers that accept them. Served uncompressed, the JavaScript was
+ * Lighthouse's largest cost (1.2-2 MB per page, ~1 s on the settlement list and the cockpit).
+ */
+function precompress(): Plugin {
+  return {
+    name: 'csp-precompress',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist';
+      const names = Object.keys(bundle).filter((n) => /\.(js|css|svg|json|html)$/.test(n));
+      for (const name of names) {
+        const file = join(dir, name);
+        const body = await readFile(file);
+        if (body.length < 1024) continue;
+        await writeFile(`${file}.br`, brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+        await writeFile(`${file}.gz`, gzipSync(body, { level: 9 }));
+      }
+    },
+  };
+}
+
 /** `pnpm dev:web`: the app on :3000, `/api` proxied to the gateway (GATEWAY_URL, default :8080). */
 export default defineConfig({
-  plugins: [react(), routePreload()],
+  plugins: [react(), routePreload(), precompress()],
   server: {
     port: 3000,
     strictPort: true,

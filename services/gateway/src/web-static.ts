@@ -45,6 +45,30 @@ async function fileIn(root: string, urlPath: string): Promise<string | undefined
   return info?.isFile() ? full : undefined;
 }
 
+/** The build writes `.br` and `.gz` beside each text file (services/web vite.config.ts `precompress`). */
+const ENCODINGS = [
+  { encoding: 'br', suffix: '.br' },
+  { encoding: 'gzip', suffix: '.gz' },
+] as const;
+
+/** The precompressed sibling the browser accepts (brotli first), when the build wrote one. */
+async function precompressed(file: string, acceptEncoding: string | undefined): Promise<{ file: string; encoding: string } | undefined> {
+  if (!acceptEncoding) return undefined;
+  const accepted = new Set(
+    acceptEncoding
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([, q]) => !q || !/^\s*q=0(\.0*)?\s*$/.test(q))
+      .map(([name]) => name!.trim().toLowerCase()),
+  );
+  for (const { encoding, suffix } of ENCODINGS) {
+    if (!accepted.has(encoding)) continue;
+    const info = await stat(file + suffix).catch(() => undefined);
+    if (info?.isFile()) return { file: file + suffix, encoding };
+  }
+  return undefined;
+}
+
 /**
  * Serves the built web client (services/web) at `/`: files of the build as they are, hashed assets
  * cached for a year, and every other page path answered with index.html (never cached) so that the
@@ -66,7 +90,9 @@ export async function registerWebStatic(app: FastifyInstance, root = defaultWebR
     if (file) {
       const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
       const cache = path.startsWith('/assets/') ? HASHED_CACHE : NO_CACHE;
-      return reply.type(type).header('cache-control', cache).send(createReadStream(file));
+      const packed = await precompressed(file, request.headers['accept-encoding']);
+      if (packed) reply.header('content-encoding', packed.encoding).header('vary', 'accept-encoding');
+      return reply.type(type).header('cache-control', cache).send(createReadStream(packed?.file ?? file));
     }
     // A missing file (it has an extension) is a 404, not the app: a stale asset must fail visibly.
     if (extname(path) !== '') return reply.callNotFound();
