@@ -369,6 +369,12 @@ async function visit(
   if (name === 'explain') {
     await page.goto('/');
     await page.locator(`[data-month="${MONTH}"] a.portal-link-button`).click();
+    // On a phone the sections start collapsed (a month of contracts would be a very long page): open the first.
+    const phone = (page.viewportSize()?.width ?? 1440) < 768;
+    if (phone) {
+      await expect(page.locator('.portal-lines .ant-collapse-item-active')).toHaveCount(0);
+      await page.locator('.portal-lines .ant-collapse-header').first().click();
+    }
     await expect(page.locator('.portal-line').first()).toBeVisible();
   } else {
     await page.goto(paths[name]);

@@ -96,7 +96,8 @@ test('a Korean operator closes a month from the cockpit: run, explain, hold and 
   await step(page, '검토').getByRole('button', { name: '보류 검토' }).click();
   await expect(withStatus('HOLD')).toHaveCount(1);
   await withStatus('HOLD').getByRole('button', { name: '보류 해제' }).click();
-  await expect(page.getByText(/1건 처리되었습니다/)).toBeVisible();
+  await expect(page.getByText(/1건 처리되었습니다/).last()).toBeVisible();
+  await expect(withStatus('HOLD')).toHaveCount(0);
 
   // Confirm the whole month from the cockpit's confirmation step.
   await home(page);
