@@ -150,6 +150,19 @@ for (const [service, specifier] of Object.entries(STEP_SERVICES) as [StepService
   );
 }
 
+// The what-if simulations' queue (issue 26) has its own worker, as src/worker.ts of ledger-settlement starts it.
+{
+  const { startSimulationWorker } = await import('../../../ledger-settlement/src/simulations/simulation.queue.js');
+  const simulationWorker = startSimulationWorker({
+    connection: { url: REDIS_URL, maxRetriesPerRequest: null },
+    prefix: batchPrefix,
+    db: createDb(workerPool),
+    connectionString: tdb.url,
+    logger: createLogger({ name: 'web-e2e-simulation', level }),
+  });
+  closers.push(() => simulationWorker.close());
+}
+
 async function call(method: string, path: string, body?: unknown, token?: string): Promise<any> {
   const res = await fetch(`${url}${path}`, {
     method,
