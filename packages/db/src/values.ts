@@ -204,7 +204,7 @@ export const STATEMENT_ISSUE_STATUSES = ['GENERATED', 'SENT', 'DOWNLOADED', 'CAN
 
 // --- value sets of the V002 seed without a table yet -----------------------------------------------------------
 export const DISPUTE_STATUSES = ['OPEN', 'IN_REVIEW', 'APPROVED', 'REJECTED'] as const;
-export const APPROVAL_TARGETS = ['WITHDRAW', 'SETTLE', 'DISPUTE', 'INCENTIVE'] as const;
+export const APPROVAL_TARGETS = ['WITHDRAW', 'SETTLE', 'DISPUTE', 'INCENTIVE', 'SIMULATION'] as const;
 
 /**
  * Every value set by name. A name that is also a common_code group (V002) must list exactly that group's codes in

@@ -26,6 +26,7 @@ export const APPROVAL_TARGET_OWNERS: Readonly<Record<ApprovalTargetType, EventSe
   SETTLE: 'ledger-settlement',
   DISPUTE: 'ledger-settlement',
   INCENTIVE: 'ledger-settlement',
+  SIMULATION: 'ledger-settlement',
 };
 
 const id = z.number().int().positive();
@@ -131,4 +132,5 @@ export const APPROVAL_TARGET_STATES: Readonly<
   SETTLE: { table: 'settle_master', idColumn: 'settle_id', approvable: ['CALCULATED'] },
   DISPUTE: { table: 'commission_dispute', idColumn: 'dispute_id', approvable: ['IN_REVIEW'] },
   INCENTIVE: { table: 'incentive_result', idColumn: 'result_id', approvable: ['PENDING_APPROVAL'] },
+  SIMULATION: { table: 'simulation', idColumn: 'simulation_id', approvable: ['ADOPTION_PENDING'] },
 };

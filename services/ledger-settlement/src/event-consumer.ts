@@ -3,6 +3,7 @@ import type { ServiceApp } from '@csp/service-kit';
 import { applyDisputeDecision } from './disputes/dispute-events.js';
 import { applyIncentiveDecision } from './incentives/incentive-events.js';
 import { settleEventConsumer } from './settle/settle-events.js';
+import { applySimulationDecision } from './simulations/simulation-events.js';
 
 const settleDecision = settleEventConsumer.handlers.APPROVAL_DECIDED as EventHandler<ApprovalDecided>;
 
@@ -15,6 +16,8 @@ const approvalDecided: EventHandler<ApprovalDecided> = async (trx, event) => {
       return settleDecision(trx, event);
     case 'DISPUTE':
       return applyDisputeDecision(trx, event);
+    case 'SIMULATION':
+      return applySimulationDecision(trx, event);
     case 'WITHDRAW':
       throw new EventRefusal(`${event.payload.targetType} decisions have no consumer in ledger-settlement`);
   }
@@ -24,7 +27,8 @@ const approvalDecided: EventHandler<ApprovalDecided> = async (trx, event) => {
  * ledger-settlement's one event consumer (queue `events.ledger-settlement`). One queue has one consumer, so
  * the areas' handlers are joined here: every event type the settle area handles (settle/settle-events.ts)
  * as it is, except APPROVAL_DECIDED, which goes to the area owning the target: SETTLE -> the settle area,
- * INCENTIVE -> incentives/incentive-events.ts, DISPUTE -> disputes/dispute-events.ts.
+ * INCENTIVE -> incentives/incentive-events.ts, DISPUTE -> disputes/dispute-events.ts,
+ * SIMULATION -> simulations/simulation-events.ts.
  */
 export const ledgerEventConsumer: EventConsumer = {
   name: settleEventConsumer.name,

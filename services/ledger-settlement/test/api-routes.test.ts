@@ -186,6 +186,8 @@ const EXPECTED: Record<string, string> = {
   'DELETE /api/simulations/:id': 'SIMULATION DELETE',
   'POST /api/simulations/:id/run': 'SIMULATION CREATE',
   'PUT /api/simulations/:id/run': 'SIMULATION CREATE',
+  'POST /api/simulations/:id/adopt': 'SIMULATION CREATE',
+  'PUT /api/simulations/:id/adopt': 'SIMULATION CREATE',
   'GET /api/simulations/:id/summary': 'SIMULATION READ',
   'GET /api/simulations/:id/agents': 'SIMULATION READ',
   'GET /api/simulations/:id/export': 'SIMULATION READ',

@@ -99,6 +99,8 @@ export async function targetStatus(db: Db, targetType: ApprovalTargetType, targe
       return (await db.selectFrom('settle_master').select('status').where('settle_id', '=', targetId).executeTakeFirst())?.status;
     case 'INCENTIVE':
       return (await db.selectFrom('incentive_result').select('status').where('result_id', '=', targetId).executeTakeFirst())?.status;
+    case 'SIMULATION':
+      return (await db.selectFrom('simulation').select('status').where('simulation_id', '=', targetId).executeTakeFirst())?.status;
     case 'DISPUTE':
       return (await db.selectFrom('commission_dispute').select('status').where('dispute_id', '=', targetId).executeTakeFirst())?.status;
   }

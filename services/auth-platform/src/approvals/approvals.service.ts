@@ -56,6 +56,7 @@ const TARGET_LABELS: Record<ApprovalTargetType, string> = {
   SETTLE: 'Settlement',
   DISPUTE: 'Dispute',
   INCENTIVE: 'Incentive',
+  SIMULATION: 'Simulation adoption',
 };
 
 const linkOf = (requestId: number) => `/system/approvals?requestId=${requestId}`;

@@ -57,7 +57,14 @@ export const simulationResource = defineResource({
     total: f.int().nullable(false).label('Total'),
     etaSeconds: f.int().label('ETA (s)'),
     errorMessage: f.text().label('Error'),
-    approvalId: f.ref().label('Approval ID'),
+    // the decided request (kept on the row), else the open one auth-platform started from APPROVAL_REQUESTED
+    approvalId: f
+      .computed(
+        sql`coalesce(s.approval_id, (SELECT max(r.request_id) FROM approval_request r
+          WHERE r.target_type = 'SIMULATION' AND r.target_id = s.simulation_id AND r.status = 'PENDING'))`,
+        'int',
+      )
+      .label('Approval ID'),
     createdBy: f.createdBy().label('Created by'),
     createdByName: f.joined('u.user_name', 'text').label('Created by name'),
     createdAt: f.createdAt().sort().label('Created at'),

@@ -11,6 +11,7 @@ import {
   registerResource,
   sendSpreadsheet,
   toPage,
+  zDate,
   zId,
   type ServiceApp,
 } from '@csp/service-kit';
@@ -22,6 +23,7 @@ import { explainSettlement, type SettleRow } from '../explain/explain.service.js
 import { MENU_SIMULATION, simulationResource } from './simulation.resource.js';
 import { enqueueSimulation, simulationQueue } from './simulation.queue.js';
 import { RULE_TABLE_INFO } from './simulation.rules.js';
+import { requestAdoption } from './simulation-adopt.js';
 import {
   agentRows,
   changesOf,
@@ -199,6 +201,29 @@ export async function registerSimulationRoutes(app: ServiceApp, deps: AreaDeps):
       request.changeLog({ menuCode: MENU_SIMULATION, tableName: 'simulation', recordId: String(request.params.id), action: 'UPDATE', after: { status: 'QUEUED' } });
       reply.code(202);
       return ok({ status: 'QUEUED' as const });
+    },
+  );
+
+  action(
+    app,
+    '/api/simulations/:id/adopt',
+    {
+      config: perm(MENU_SIMULATION, 'CREATE'),
+      schema: {
+        tags,
+        summary: "Adopt a DONE simulation through the approval workflow (ADOPTION_PENDING; approved by someone other than the author, its changes become rule revisions dated effectiveFrom)",
+        params,
+        body: z.object({ effectiveFrom: zDate }),
+        response: { 202: envelope(z.object({ status: z.literal('ADOPTION_PENDING'), approvalLineCode: z.string() })) },
+      },
+    },
+    async (request, reply) => {
+      const userId = request.user?.userId;
+      if (userId === undefined) throw new AppError('BAD_REQUEST', 'Adopting needs a signed-in user');
+      const result = await requestAdoption(app.db, { id: request.params.id, effectiveFrom: request.body.effectiveFrom, userId });
+      request.changeLog(result.change);
+      reply.code(202);
+      return ok({ status: 'ADOPTION_PENDING' as const, approvalLineCode: result.approvalLineCode });
     },
   );
 
