@@ -47,10 +47,25 @@ test.describe('what-if simulations', () => {
   test.beforeAll(async ({ request }) => {
     const auth = { authorization: `Bearer ${await token(request)}` };
     live = (await request.get(`${platform.url}/api/simulations/rule-tables`, { headers: auth })).ok();
-    // Setup, not the journey: the newest payout rule in force in the settled month (the picker lists newest first).
-    const res = await request.get(`${platform.url}/api/rules/payout?pageSize=50&sortField=ruleId&sortOrder=DESC&effectiveDate=${monthDay}`, { headers: auth });
-    const rows = ((await res.json()) as { data: { list: PayoutRow[] } }).data.list;
-    target = rows.find((r) => r.effectiveFrom <= monthDay && (r.effectiveTo === null || r.effectiveTo > monthDay));
+    // Setup, not the journey: a payout rule that really priced the settled month (read off the explain of the
+    // month's first settlements), among the rows the editor's picker offers first (newest 50).
+    const settles = await request.get(`${platform.url}/api/settle?settleMonth=${platform.month}&pageSize=20`, { headers: auth });
+    const settleIds = ((await settles.json()) as { data: { list: Array<{ settleId: number }> } }).data.list.map((r) => r.settleId);
+    const used = new Map<number, number>();
+    for (const id of settleIds) {
+      const res = await request.get(`${platform.url}/api/settle/${id}/explain`, { headers: auth });
+      if (!res.ok()) continue;
+      const sections = ((await res.json()) as { data: { sections: Record<string, Array<{ basis?: { payoutRule?: { ruleId?: number } } }>> } }).data.sections;
+      for (const line of [...(sections.recruit ?? []), ...(sections.maintain ?? [])]) {
+        const ruleId = line.basis?.payoutRule?.ruleId;
+        if (typeof ruleId === 'number') used.set(ruleId, (used.get(ruleId) ?? 0) + 1);
+      }
+    }
+    const res = await request.get(`${platform.url}/api/rules/payout?pageSize=50&sortField=ruleId&sortOrder=DESC`, { headers: auth });
+    const rows = ((await res.json()) as { data: { list: PayoutRow[] } }).data.list.filter(
+      (r) => r.effectiveFrom <= monthDay && (r.effectiveTo === null || r.effectiveTo > monthDay),
+    );
+    target = rows.filter((r) => used.has(r.ruleId)).sort((a, b) => used.get(b.ruleId)! - used.get(a.ruleId)!)[0];
   });
 
   test('an operator raises one payout rate for the settled month, runs it and sees who gains, in Korean', async ({ page, consoleLog }) => {
@@ -79,11 +94,22 @@ test.describe('what-if simulations', () => {
     const pct = page.locator('#simulation-form_changes_0_values_payoutPct');
     await expect(pct).not.toHaveValue('');
     await pct.fill(raised);
+    // Lines are priced by the rule in force at the contract date: the replacement starts the day after the real
+    // row starts (a replacement must start later), so the contracts it priced are repriced (the editor's
+    // default, the base month, reprices only contracts written in that month).
+    const nextDay = new Date(`${target!.effectiveFrom}T00:00:00Z`);
+    nextDay.setUTCDate(nextDay.getUTCDate() + 1);
+    const startsAt = nextDay.toISOString().slice(0, 10);
+    const from = page.locator('#simulation-form_changes_0_values_effectiveFrom');
     await page.screenshot({ path: `${SHOTS}/simulation-editor-ko-1440.png`, fullPage: true });
-    await page.getByRole('button', { name: '저장' }).click();
+    await from.click();
+    await from.fill(startsAt);
+    // Enter in the form's last field saves it, as the 저장 button does.
+    await from.press('Enter');
 
     // The detail page: a draft, then the run with its progress, then the results.
     await expect(page.locator('.sim-page')).toBeVisible();
+    await expect(page.getByText(`적용 시작일 ${startsAt}`, { exact: false })).toBeVisible();
     await expect(page.getByText('아직 실행하지 않았습니다', { exact: false })).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/simulation-draft-ko-1440.png`, fullPage: true });
     await page.getByRole('button', { name: '실행' }).click();

@@ -42,5 +42,10 @@ export function DiffHistogram({ title, buckets, countName }: { title: string; bu
       chart.dispose();
     };
   }, [buckets, countName]);
-  return <div ref={box} className="sim-histogram" role="img" aria-label={title} />;
+  // ECharts' aria option writes its own aria-label on the chart box, so the named image is the wrapper.
+  return (
+    <div role="img" aria-label={title}>
+      <div ref={box} className="sim-histogram" />
+    </div>
+  );
 }

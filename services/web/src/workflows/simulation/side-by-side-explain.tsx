@@ -38,12 +38,12 @@ export function SideBySideExplain({ simulationId, agentId, agentName, onClose }:
       {explain.data && (
         <>
           {!real && <Alert type="info" showIcon className="list-toolbar" title={t('sim.noRealMonth')} />}
+          <div className="scroll-region" tabIndex={0} role="region" aria-label={t('sim.figure')}>
           <Table
             size="small"
             className="sim-explain-totals"
             rowKey="key"
             pagination={false}
-            scroll={{ x: 'max-content' }}
             rowClassName={(r) => (totalDiff(r.real, r.sim) ? 'sim-changed' : '')}
             dataSource={totals}
             columns={[
@@ -53,6 +53,7 @@ export function SideBySideExplain({ simulationId, agentId, agentName, onClose }:
               { key: 'diff', title: t('sim.diff'), align: 'right', render: (_: unknown, r) => (r.key === 'taxRate' ? '' : <Diff value={totalDiff(r.real, r.sim) ?? '0.00'} />) },
             ]}
           />
+          </div>
           {Object.entries(SECTION_TITLES).map(([key, title]) => {
             const left = (real?.sections[key] ?? []) as Line[];
             const right = (sim?.sections[key] ?? []) as Line[];
@@ -66,11 +67,11 @@ export function SideBySideExplain({ simulationId, agentId, agentName, onClose }:
                 <Row gutter={[16, 8]}>
                   <Col xs={24} xl={12}>
                     <Typography.Text strong>{t('sim.realLines', { count: left.length })}</Typography.Text>
-                    <Lines rows={left} changed={changedLeft} first={first} />
+                    <Lines rows={left} changed={changedLeft} first={first} label={`${t(title)} · ${t('sim.real')}`} />
                   </Col>
                   <Col xs={24} xl={12}>
                     <Typography.Text strong>{t('sim.simulatedLines', { count: right.length })}</Typography.Text>
-                    <Lines rows={right} changed={changedRight} first={first} />
+                    <Lines rows={right} changed={changedRight} first={first} label={`${t(title)} · ${t('sim.simulated')}`} />
                   </Col>
                 </Row>
               </section>
@@ -82,7 +83,7 @@ export function SideBySideExplain({ simulationId, agentId, agentName, onClose }:
   );
 }
 
-function Lines({ rows, changed, first }: { rows: Line[]; changed: Set<number>; first: Set<string> }) {
+function Lines({ rows, changed, first, label }: { rows: Line[]; changed: Set<number>; first: Set<string>; label: string }) {
   const { t, statusName } = useI18n();
   if (rows.length === 0) return <div className="empty-value">-</div>;
   const rank = (key: string) => (key === 'policyNo' ? 0 : first.has(key) ? 1 : 2);
@@ -92,12 +93,13 @@ function Lines({ rows, changed, first }: { rows: Line[]; changed: Set<number>; f
     if (kind === 'count') return formatCount(value as number);
     return kindValue(kind, value, t);
   };
+  // The wrapper scrolls (not the table) so that a keyboard can reach and scroll it (axe scrollable-region-focusable).
   return (
+    <div className="scroll-region" tabIndex={0} role="region" aria-label={label}>
     <Table<Line>
       size="small"
       rowKey={(_r, i) => String(i)}
       pagination={false}
-      scroll={{ x: 'max-content' }}
       rowClassName={(_r, i) => (changed.has(i) ? 'sim-changed' : '')}
       dataSource={rows}
       // The policy, then the columns that differ between the two sides, then the rest.
@@ -112,6 +114,7 @@ function Lines({ rows, changed, first }: { rows: Line[]; changed: Set<number>; f
         render: (v: unknown) => cell(c.kind, v),
       }))}
     />
+    </div>
   );
 }
 

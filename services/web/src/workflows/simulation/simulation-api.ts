@@ -184,8 +184,10 @@ const get = async <T>(path: string, query?: Query): Promise<T> =>
  * The list is the kit's resource list (`pageNum`, `pageSize`, `sortField`, `sortOrder`, filters by field name;
  * answer `{ list, total, pageNum, pageSize }`); read as the same page shape as the workflow routes.
  */
-export async function listSimulations(query: Query): Promise<Paged<SimulationRow>> {
-  const page = await get<Partial<PageResponse<SimulationRow>> & Partial<Paged<SimulationRow>>>(SIMULATIONS, query);
+export const listSimulations = (query: Query) => getPage<SimulationRow>(SIMULATIONS, query);
+
+async function getPage<T>(path: string, query: Query): Promise<Paged<T>> {
+  const page = await get<Partial<PageResponse<T>> & Partial<Paged<T>>>(path, query);
   return {
     items: page.list ?? page.items ?? [],
     total: page.total ?? 0,
@@ -199,7 +201,7 @@ export async function getSimulation(id: number): Promise<SimulationDetail> {
 }
 export const ruleTables = () => get<RuleTable[]>(`${SIMULATIONS}/rule-tables`);
 export const getSummary = (id: number) => get<Summary>(`${SIMULATIONS}/${id}/summary`);
-export const listAgentResults = (id: number, query: Query) => get<Paged<AgentResult>>(`${SIMULATIONS}/${id}/agents`, query);
+export const listAgentResults = (id: number, query: Query) => getPage<AgentResult>(`${SIMULATIONS}/${id}/agents`, query);
 export const orgResults = (id: number) => get<OrgResult[]>(`${SIMULATIONS}/${id}/orgs`);
 export const agentExplain = (id: number, agentId: number) => get<SideBySide>(`${SIMULATIONS}/${id}/agents/${agentId}/explain`);
 export const compareSimulations = (a: number, b: number) => get<Compare>(`${SIMULATIONS}/compare`, { a, b });

@@ -87,11 +87,12 @@ export function SimulationResults({ simulationId, changes }: { simulationId: num
             </Col>
             <Col xs={24} lg={12}>
               <Card size="small" title={<h2 className="card-title">{t('sim.byChange')}</h2>}>
+                {/* The wrapper scrolls, so a keyboard can reach it (the table holds no link to focus). */}
+                <div className="scroll-region" tabIndex={0} role="region" aria-label={t('sim.byChange')}>
                 <Table<ChangeMoved>
                   size="small"
                   rowKey="changeId"
                   pagination={false}
-                  scroll={{ x: 'max-content' }}
                   dataSource={s.changes}
                   columns={[
                     { key: 'table', title: t('sim.ruleTable'), className: 'nowrap', render: (_: unknown, r) => tableName(r.ruleTable) },
@@ -107,6 +108,7 @@ export function SimulationResults({ simulationId, changes }: { simulationId: num
                     { key: 'amountMoved', title: won(t('sim.amountMoved')), align: 'right', className: 'nowrap', render: (_: unknown, r) => <Diff value={r.amountMoved} /> },
                   ]}
                 />
+                </div>
               </Card>
             </Col>
             <Col xs={24} lg={12}>
@@ -136,7 +138,7 @@ function AgentResults({ simulationId, onExplain }: { simulationId: number; onExp
   const { t } = useI18n();
   const state = useListState(EXTRA_KEYS);
   const sortField = state.sortField && AGENT_SORTS.has(state.sortField) ? state.sortField : undefined;
-  const query: Record<string, string | number> = { page: state.pageNum, size: state.pageSize };
+  const query: Record<string, string | number> = { pageNum: state.pageNum, pageSize: state.pageSize };
   const sort = serverSort(sortField, state.sortOrder);
   if (sort) query.sort = sort;
   for (const key of EXTRA_KEYS) if (state.query[key]) query[key] = state.query[key]!;
