@@ -5,6 +5,9 @@ import { registerPool } from './client-transaction.js';
 
 // int8 (ids, counts) as JS numbers: ids stay far below 2^53. numeric stays a string (money).
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+// int8[] (1016) as numbers too, with the int4[] (1007) parser: ids in arrays read like ids in columns.
+type PgTypeId = Parameters<typeof pg.types.getTypeParser>[0];
+pg.types.setTypeParser(1016 as PgTypeId, pg.types.getTypeParser(1007 as PgTypeId));
 // DATE as 'YYYY-MM-DD', never shifted through a JS Date in the local time zone.
 pg.types.setTypeParser(1082, (v) => v);
 

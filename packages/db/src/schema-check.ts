@@ -25,7 +25,7 @@ export type TsCategory =
   | 'other';
 
 /** A pg column's expected category; 'json' accepts unknown, object or array types. */
-export type PgCategory = 'string' | 'number' | 'boolean' | 'Date' | 'json';
+export type PgCategory = 'string' | 'number' | 'boolean' | 'Date' | 'json' | 'array';
 
 /**
  * pg udt_name -> JS value through pool.ts: int8 is parsed as a number (20), DATE stays a 'YYYY-MM-DD' string (1082),
@@ -51,6 +51,8 @@ export const PG_TYPE_CATEGORIES: Readonly<Record<string, PgCategory>> = {
   timestamptz: 'Date',
   json: 'json',
   jsonb: 'json',
+  // int8[] read as numbers, like int8 (pool.ts)
+  _int8: 'array',
 };
 
 /**
@@ -435,6 +437,7 @@ function compareColumn(
 }
 
 function categoryFits(expected: PgCategory, actual: TsCategory[]): boolean {
+  if (expected === 'array') return actual.length === 1 && actual[0] === 'array';
   if (expected === 'json') {
     return actual.length > 0 && actual.every((c) => c === 'unknown' || c === 'object' || c === 'array');
   }

@@ -67,18 +67,21 @@ describe('schema check against the migrated database', () => {
               'x'::varchar(5) AS varchar, 'x'::char(1) AS bpchar, 'x'::name AS name,
               gen_random_uuid() AS uuid, true AS bool, DATE '2025-01-31' AS date,
               TIMESTAMP '2025-01-31 10:00' AS timestamp, now() AS timestamptz,
-              '{"a": 1}'::json AS json, '[1]'::jsonb AS jsonb`,
+              '{"a": 1}'::json AS json, '[1]'::jsonb AS jsonb,
+              ARRAY[1, 9007199254740991]::int8[] AS _int8`,
     );
     const row = rows[0]!;
     const read = Object.fromEntries(
       Object.keys(PG_TYPE_CATEGORIES).map((udt) => {
         const v = row[udt];
-        const category = v instanceof Date ? 'Date' : typeof v === 'object' && v !== null ? 'json' : typeof v;
+        const category =
+          v instanceof Date ? 'Date' : udt.startsWith('_') && Array.isArray(v) ? 'array' : typeof v === 'object' && v !== null ? 'json' : typeof v;
         return [udt, category];
       }),
     );
     expect(read).toEqual(PG_TYPE_CATEGORIES);
     expect(row.int8).toBe(9007199254740991);
+    expect(row._int8).toEqual([1, 9007199254740991]);
     expect(row.numeric).toBe('12.30');
     expect(row.date).toBe('2025-01-31');
   });

@@ -36,6 +36,8 @@ interface Revisable extends Audit {
 }
 
 export interface CollectionRuleTable extends Revisable {
+  /** The simulation whose adoption wrote this revision (issue 26), else null. */
+  simulation_id: number | null;
   company_code: string;
   insurance_type: string;
   min_commission_year: DefaultedInt;
@@ -43,24 +45,32 @@ export interface CollectionRuleTable extends Revisable {
 }
 
 export interface RenewalRuleTable extends Revisable {
+  /** The simulation whose adoption wrote this revision (issue 26), else null. */
+  simulation_id: number | null;
   company_code: string;
   insurance_type: string;
   rate_pct: Numeric;
 }
 
 export interface ReinstatementRuleTable extends Revisable {
+  /** The simulation whose adoption wrote this revision (issue 26), else null. */
+  simulation_id: number | null;
   company_code: string;
   insurance_type: string;
   rate_pct: Numeric;
 }
 
 export interface PersistencyRuleTable extends Revisable {
+  /** The simulation whose adoption wrote this revision (issue 26), else null. */
+  simulation_id: number | null;
   milestone_month: number;
   insurance_type: string;
   bonus_pct: Numeric;
 }
 
 export interface AppointmentRuleTable extends Revisable {
+  /** The simulation whose adoption wrote this revision (issue 26), else null. */
+  simulation_id: number | null;
   grade_id: number;
   months: number;
   monthly_amount: Numeric;

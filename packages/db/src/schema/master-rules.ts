@@ -18,6 +18,8 @@ interface Audit {
 }
 
 export interface CommissionRateTable extends Audit {
+  /** The simulation whose adoption wrote this revision (issue 26), else null. */
+  simulation_id: number | null;
   rate_id: Generated<number>;
   product_id: number;
   commission_year: number;
@@ -30,6 +32,8 @@ export interface CommissionRateTable extends Audit {
 }
 
 export interface PayoutRuleTable extends Audit {
+  /** The simulation whose adoption wrote this revision (issue 26), else null. */
+  simulation_id: number | null;
   rule_id: Generated<number>;
   grade_id: number;
   insurance_type: string;
@@ -43,6 +47,8 @@ export interface PayoutRuleTable extends Audit {
 }
 
 export interface OverrideRuleTable extends Audit {
+  /** The simulation whose adoption wrote this revision (issue 26), else null. */
+  simulation_id: number | null;
   override_id: Generated<number>;
   from_grade: number;
   to_grade: number;
@@ -56,6 +62,8 @@ export interface OverrideRuleTable extends Audit {
 }
 
 export interface ChargebackRuleTable extends Audit {
+  /** The simulation whose adoption wrote this revision (issue 26), else null. */
+  simulation_id: number | null;
   cb_rule_id: Generated<number>;
   company_code: string;
   insurance_type: string;

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { DateString, DefaultedTimestamp, Numeric, Timestamp } from './platform.js';
+import type { DateString, DefaultedTimestamp, Json, Numeric, Timestamp } from './platform.js';
 
 // Tables of migration V091 (what-if simulations, issue 26; owned by ledger-settlement).
 
@@ -39,7 +39,7 @@ export interface SimulationChangeTable {
   rule_table: string;
   action: SimulationAction;
   target_id: number | null;
-  values: unknown;
+  values: Json | null;
   end_date: DateString | null;
   label: string;
   amount_moved: Numeric | null;
@@ -59,7 +59,7 @@ export interface SimulationSettleTable {
   simulation_id: number;
   agent_id: number;
   settle: unknown;
-  explain: unknown;
+  explain: Json | null;
 }
 
 export interface SimulationTables {

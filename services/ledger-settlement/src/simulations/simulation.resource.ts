@@ -41,22 +41,22 @@ export const simulationResource = defineResource({
       .leftJoin('organization as o', 'o.org_id', 's.scope_org_id')
       .leftJoin('users as u', 'u.user_id', 's.created_by'),
   fields: {
-    id: f.id().column('simulation_id').sort().label('Simulation ID'),
-    name: f.text({ min: 1, max: 100 }).required().sort().search().filter('like').label('Name'),
-    baseMonth: f.month().required().sort().filter().label('Base month'),
-    scopeType: f.enum(SIMULATION_SCOPES).required().filter().label('Scope'),
-    scopeOrgId: f.ref().label('Scope organization ID'),
-    scopeOrgName: f.joined('o.org_name', 'text').label('Scope organization'),
+    id: f.id().column('simulation_id').sort().label('시뮬레이션 번호', 'Simulation ID'),
+    name: f.text({ min: 1, max: 100 }).required().sort().search().filter('like').label('이름', 'Name'),
+    baseMonth: f.month().required().sort().filter().label('기준월', 'Base month'),
+    scopeType: f.enum(SIMULATION_SCOPES).required().filter().label('대상', 'Scope'),
+    scopeOrgId: f.ref().label('대상 조직', 'Scope organization ID'),
+    scopeOrgName: f.joined('o.org_name', 'text').label('대상 조직명', 'Scope organization'),
     scopeAgentIds: f
       .computed(sql`to_jsonb(s.scope_agent_ids)`, 'json', z.array(z.number().int()))
-      .label('Scope agents')
+      .label('대상 설계사', 'Scope agents')
       .export(false),
-    status: f.enum(SIMULATION_STATUSES).nullable(false).filter().sort().label('Status'),
-    statusName: f.computed(statusName, 'text').label('Status name').export(false),
-    processed: f.int().nullable(false).label('Processed'),
-    total: f.int().nullable(false).label('Total'),
-    etaSeconds: f.int().label('ETA (s)'),
-    errorMessage: f.text().label('Error'),
+    status: f.enum(SIMULATION_STATUSES).nullable(false).filter().sort().label('상태', 'Status'),
+    statusName: f.computed(statusName, 'text').label('상태명', 'Status name').export(false),
+    processed: f.int().nullable(false).label('처리 건수', 'Processed'),
+    total: f.int().nullable(false).label('전체 건수', 'Total'),
+    etaSeconds: f.int().label('남은 시간(초)', 'ETA (s)'),
+    errorMessage: f.text().label('오류', 'Error'),
     // the decided request (kept on the row), else the open one auth-platform started from APPROVAL_REQUESTED
     approvalId: f
       .computed(
@@ -64,15 +64,15 @@ export const simulationResource = defineResource({
           WHERE r.target_type = 'SIMULATION' AND r.target_id = s.simulation_id AND r.status = 'PENDING'))`,
         'int',
       )
-      .label('Approval ID'),
-    createdBy: f.createdBy().label('Created by'),
-    createdByName: f.joined('u.user_name', 'text').label('Created by name'),
-    createdAt: f.createdAt().sort().label('Created at'),
-    startedAt: f.timestamp().label('Started at'),
-    finishedAt: f.timestamp().label('Finished at'),
+      .label('결재 번호', 'Approval ID'),
+    createdBy: f.createdBy().label('작성자', 'Created by'),
+    createdByName: f.joined('u.user_name', 'text').label('작성자명', 'Created by name'),
+    createdAt: f.createdAt().sort().label('작성 일시', 'Created at'),
+    startedAt: f.timestamp().label('시작 일시', 'Started at'),
+    finishedAt: f.timestamp().label('완료 일시', 'Finished at'),
     changeCount: f
       .computed(sql`(SELECT count(*) FROM simulation_change c WHERE c.simulation_id = s.simulation_id)`, 'int')
-      .label('Changes'),
+      .label('변경 건수', 'Changes'),
     updatedAt: f.updatedAt().export(false),
   },
   statusField: 'status',
