@@ -29,13 +29,20 @@ test.describe('agent edit keeps personal data', () => {
     agentId = chosen.agentId;
     settleId = chosen.settleId;
     const detail = ((await (await request.get(`${platform.url}/api/agents/${agentId}`, { headers })).json()) as { data: Record<string, unknown> }).data;
+    // The newest change-log entry of the agent before the set-up write (an earlier spec may have left one): the
+    // set-up's own entry is the first one after it (the log is written asynchronously).
+    const logs = await request.get(
+      `${platform.url}/api/system/logs/changes?tableName=agent&recordId=${agentId}&action=UPDATE&sortField=createdAt&sortOrder=DESC&pageSize=1`,
+      { headers },
+    );
+    const earlier = ((await logs.json()) as { data: { list: ChangeLog[] } }).data.list[0]?.changeId ?? 0;
     // full personal data through the API first (the demo book has none for most agents)
     const res = await request.put(`${platform.url}/api/agents/${agentId}`, {
       headers,
       data: { agentName: detail.agentName, orgId: detail.orgId, gradeId: detail.gradeId, ...PERSONAL },
     });
     expect(res.status()).toBe(200);
-    setupChangeId = (await lastAgentUpdate(request)).changeId;
+    setupChangeId = (await lastAgentUpdate(request, earlier)).changeId;
   });
 
   type ChangeLog = { changeId: number; beforeData: Record<string, unknown>; afterData: Record<string, unknown> };

@@ -182,7 +182,7 @@ export default function SimulationListPage() {
             loading={list.isFetching}
             columns={columns}
             dataSource={rows}
-            locale={{ emptyText: t('sim.none') }}
+            locale={{ emptyText: <span className="sim-empty">{t('sim.none')}</span> }}
             pagination={false}
             scroll={{ x: 'max-content' }}
             onChange={(_p, _f, sorter) => {

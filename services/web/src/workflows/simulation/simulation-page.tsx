@@ -137,7 +137,7 @@ export default function SimulationPage() {
         <List
           size="small"
           dataSource={s.changes}
-          locale={{ emptyText: t('sim.noChanges') }}
+          locale={{ emptyText: <span className="sim-empty">{t('sim.noChanges')}</span> }}
           renderItem={(c) => (
             <List.Item>
               <Typography.Text>
