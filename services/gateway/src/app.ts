@@ -1,4 +1,3 @@
-import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -71,16 +70,6 @@ export async function buildGatewayApp(config: GatewayConfig, options: GatewayApp
       maxAge: 600,
     });
   }
-
-  // JSON answers (lists, metadata) leave compressed for browsers that accept it (gzip or brotli at quality 4);
-  // the web client's own files are precompressed at build time and pass through untouched (web-static.ts).
-  // Binary files (octet-stream, spreadsheets, zips) pass as they are, with their length.
-  await app.register(compress, {
-    global: true,
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    customTypes: /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)xml(?:;|$)|^image\/svg\+xml/,
-  });
 
   await registerRateLimit(app);
 
