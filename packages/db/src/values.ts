@@ -108,6 +108,8 @@ export const LEDGER_STATUSES = ['CALCULATED', 'CONFIRMED', 'HOLD', 'PAID'] as co
 export const RECONCILE_STATUSES = ['PENDING', 'MATCHED', 'DIFF'] as const;
 /** settle_master / override_settle .status */
 export const SETTLE_STATUSES = ['CALCULATED', 'CONFIRMED', 'HOLD', 'PAID'] as const;
+/** Settle rows in these states freeze the agent's month: neither the batch nor carrier figures touch its rows. */
+export const LOCKED_SETTLE_STATUSES = ['CONFIRMED', 'HOLD', 'PAID'] as const satisfies readonly (typeof SETTLE_STATUSES)[number][];
 /** exception_ledger.status */
 export const EXCEPTION_STATUSES = ['NEW', 'APPLIED', 'CANCELLED'] as const;
 /** exception_ledger.approve_status (and the approvals of later issues) */

@@ -1,4 +1,5 @@
 import type { Trx } from '@csp/batch';
+import { LOCKED_SETTLE_STATUSES } from '@csp/db';
 import { sql } from 'kysely';
 import type { LedgerTable } from '../transform/record-mapper.js';
 import type { LedgerWrite } from '../transform/resolve-ledger-row.js';
@@ -7,8 +8,6 @@ export interface PendingLedgerWrite extends LedgerWrite {
   rawId: number;
 }
 
-/** Settle rows in these states freeze the agent's month: the batch leaves its ledger rows alone. */
-const LOCKED_SETTLE_STATUSES = ['CONFIRMED', 'HOLD', 'PAID'];
 /** `(…)` of the settle statuses that freeze an agent's month: carrier figures no longer land on its rows. */
 export const LOCKED_SETTLE = sql`(${sql.join(LOCKED_SETTLE_STATUSES)})`;
 

@@ -9,8 +9,8 @@ export function ledgerDb(db: Kysely<Database>): LedgerDb {
   return db;
 }
 
-/** Settle rows in these states freeze the agent's month for the batch. */
-export const LOCKED_SETTLE_STATUSES = ['CONFIRMED', 'HOLD', 'PAID'] as const;
+/** Settle rows in these states freeze the agent's month for the batch (one list in packages/db values.ts). */
+export { LOCKED_SETTLE_STATUSES } from '@csp/db';
 
 /** Tables the steps write and also read in other months than the run's (history). */
 export type HistoryTable = 'recruit_ledger' | 'maintain_ledger' | 'exception_ledger' | 'chargeback';
