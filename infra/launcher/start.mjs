@@ -53,6 +53,8 @@ function fail(message) {
  * smaller young generation keeps its peak RSS under 300 MB (bench/intake-bench.ts: 309 -> 263 MB for the
  * 700,000-row import) for a few percent of CPU. docker-compose.yml sets the same for its intake container.
  */
+// The one ledger-settlement worker process here also serves the simulations' queue (off by default in worker.ts).
+const WORKER_ENV = { 'ledger-settlement': { SIMULATION_WORKER: 'true' } };
 const SERVICE_NODE_OPTIONS = {
   intake: { NODE_OPTIONS: '--max-semi-space-size=4' },
 };
@@ -286,7 +288,7 @@ async function main() {
 
   for (const s of runnable) {
     track(s.name, 'service', s.server, { ...baseEnv, ...(SERVICE_NODE_OPTIONS[s.name] ?? {}), PORT: String(ports[s.name]) });
-    if (existsSync(s.worker)) track(`${s.name}-worker`, 'worker', s.worker, { ...baseEnv });
+    if (existsSync(s.worker)) track(`${s.name}-worker`, 'worker', s.worker, { ...baseEnv, ...(WORKER_ENV[s.name] ?? {}) });
   }
   const upstreamEnv = Object.fromEntries(
     Object.entries(ports)

@@ -120,6 +120,9 @@ function serviceDeployment(service: Service): object[] {
   ];
 }
 
+/** The one worker group that also serves the what-if simulations' queue (ledger-settlement worker.ts, off elsewhere). */
+const SIMULATION_WORKER_STEP: StepName = 'aggregate';
+
 function workerDeployment(step: StepName): object {
   const { service } = STEP_CATALOG[step];
   const name = workerName(step);
@@ -149,6 +152,7 @@ function workerDeployment(step: StepName): object {
                 fromConfig('METRICS_PORT'),
                 fromSecret('DATABASE_URL'),
                 { name: 'BATCH_STEPS', value: step },
+                ...(step === SIMULATION_WORKER_STEP ? [{ name: 'SIMULATION_WORKER', value: 'true' }] : []),
                 ...otelEnv,
               ],
               readinessProbe: { ...live, periodSeconds: 10 },

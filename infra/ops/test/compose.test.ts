@@ -58,6 +58,12 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it("turns the simulations' queue on in exactly one worker group, as the local launcher does", () => {
+    const on = built.filter(([, s]) => envOf(s).SIMULATION_WORKER === 'true').map(([name]) => name);
+    expect(on).toEqual(['ledger-settlement-worker']);
+    expect(launcher).toContain("const WORKER_ENV = { 'ledger-settlement': { SIMULATION_WORKER: 'true' } };");
+  });
+
   it('sets only environment variables the process reads (its config schema)', () => {
     for (const [name, s] of built) {
       const service = s.build.args.SERVICE as string;

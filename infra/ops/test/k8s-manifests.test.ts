@@ -54,6 +54,12 @@ describe('Kubernetes manifests (infra/k8s/base)', () => {
     }
   });
 
+  it("turns the simulations' queue on in exactly one worker group (worker.ts leaves it off by default)", () => {
+    const on = byKind('Deployment').filter((d) => envValue(d, 'SIMULATION_WORKER') === 'true');
+    expect(on.map((d) => d.metadata.name)).toEqual(['worker-aggregate']);
+    expect(container(on[0]!).args).toEqual(['node', 'services/ledger-settlement/dist/worker.js']);
+  });
+
   it('every document validates against its Kubernetes (or KEDA) schema', () => {
     expect(docs.length).toBe(1 + 7 * 2 + 13 + 13 + 1);
     for (const doc of docs) {

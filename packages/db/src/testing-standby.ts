@@ -284,3 +284,29 @@ async function until(timeoutMs: number, what: string, check: () => Promise<boole
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** A service config's read-replica settings pointing at `standby` (fast health checks, generous lag and wait). */
+export function standbyReadConfig(standby: Standby, primaryDatabaseUrl: string) {
+  return {
+    DATABASE_READ_URL: standby.urlFor(primaryDatabaseUrl),
+    DATABASE_READ_CHECK_MS: 100,
+    DATABASE_READ_MAX_LAG_MS: 600_000,
+    DATABASE_READ_WAIT_MS: 10_000,
+  };
+}
+
+/** After the seed: the standby has the test database and replayed it, and the app's read routing says it is up. */
+export async function standbyReadyFor(
+  standby: Standby,
+  primaryDatabaseUrl: string,
+  routingUp: () => Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
+  await standby.waitForDatabase(new URL(primaryDatabaseUrl).pathname.slice(1));
+  await standby.catchUp();
+  const deadline = Date.now() + timeoutMs;
+  while (!(await routingUp())) {
+    if (Date.now() > deadline) throw new Error(`read routing not up within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

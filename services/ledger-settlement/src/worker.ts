@@ -30,13 +30,16 @@ const workers = await runWorkerProcess({
   },
 });
 
-/** The what-if simulations' queue (issue 26): one job per run; SIMULATION_WORKER=false leaves it to other processes. */
+/**
+ * The what-if simulations' queue (issue 26): one job per run. Off by default so per-step worker groups do not each
+ * start one; exactly one group turns it on (compose ledger-settlement-worker, k8s worker-aggregate, the launcher).
+ */
 const simulationEnv = z.object({
   DATABASE_URL: z.string().min(1).default('postgres://postgres@127.0.0.1:5432/commission'),
   REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
   BATCH_PREFIX: z.string().min(1).max(50).optional(),
   LOG_LEVEL: z.string().default('info'),
-  SIMULATION_WORKER: z.enum(['true', 'false']).default('true'),
+  SIMULATION_WORKER: z.enum(['true', 'false']).default('false'),
 }).parse(process.env);
 if (simulationEnv.SIMULATION_WORKER === 'true') {
   const pool = createPool({ connectionString: simulationEnv.DATABASE_URL, max: 3, applicationName: 'simulation-worker' });

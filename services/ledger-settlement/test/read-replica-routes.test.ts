@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStandby, type Standby } from '@csp/db/testing-standby';
+import { standbyReadConfig, standbyReadyFor, startStandby, type Standby } from '@csp/db/testing-standby';
 import { metricsText } from '@csp/service-kit';
 import { createTestContext } from '@csp/service-kit/testing';
 import { buildApp } from '../src/app.js';
@@ -25,14 +25,6 @@ async function readMetric(name: 'csp_db_reads_total' | 'csp_db_read_fallback_tot
   return line ? Number(line.split(' ').at(-1)) : 0;
 }
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 beforeAll(async () => {
   standby = await startStandby();
   const batchPrefix = `csp-ls-replica-${randomBytes(5).toString('hex')}`;
@@ -42,13 +34,7 @@ beforeAll(async () => {
       buildApp({
         ...deps,
         batchPrefix,
-        config: {
-          ...deps.config,
-          DATABASE_READ_URL: standby.urlFor(deps.config.DATABASE_URL),
-          DATABASE_READ_CHECK_MS: 100,
-          DATABASE_READ_MAX_LAG_MS: 600_000,
-          DATABASE_READ_WAIT_MS: 10_000,
-        },
+        config: { ...deps.config, ...standbyReadConfig(standby, deps.config.DATABASE_URL) },
       }),
   });
   ctx = {
@@ -64,9 +50,7 @@ beforeAll(async () => {
   const [c1] = book.contracts as [number];
   await insertLedger(ctx, 'maintain_ledger', { agentId: book.fc, contractId: c1, settleMonth: MONTH, companyAmount: '20.00', agentAmount: '10.00' });
   settleId = await insertSettle(ctx, { agentId: book.fc, settleMonth: MONTH, maintain: '10.00', gross: '10.00', tax: '0.33', net: '9.67' });
-  await standby.waitForDatabase(new URL(ctx.config.DATABASE_URL).pathname.slice(1));
-  await standby.catchUp();
-  await waitUntil(async () => (await ctx.app.readRouting.check()) === 'up', 60_000);
+  await standbyReadyFor(standby, ctx.config.DATABASE_URL, async () => (await ctx.app.readRouting.check()) === 'up');
 }, 300_000);
 
 afterAll(async () => {

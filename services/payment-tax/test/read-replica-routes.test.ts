@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveMonth, ensureMonthPartitions, restoreMonth } from '@csp/db';
-import { startStandby, type Standby } from '@csp/db/testing-standby';
+import { standbyReadConfig, standbyReadyFor, startStandby, type Standby } from '@csp/db/testing-standby';
 import { metricsText, type ServiceApp } from '@csp/service-kit';
 import { createTestContext, type TestContext } from '@csp/service-kit/testing';
 import { buildApp } from '../src/app.js';
@@ -47,26 +47,14 @@ beforeAll(async () => {
     buildApp: (deps) =>
       buildApp({
         ...deps,
-        config: {
-          ...deps.config,
-          DATABASE_READ_URL: standby.urlFor(deps.config.DATABASE_URL),
-          DATABASE_READ_CHECK_MS: 100,
-          DATABASE_READ_MAX_LAG_MS: 600_000,
-          DATABASE_READ_WAIT_MS: 10_000,
-        },
+        config: { ...deps.config, ...standbyReadConfig(standby, deps.config.DATABASE_URL) },
       }),
   });
   for (const m of [ARCHIVED, MONTH]) await ensureMonthPartitions(ctx.db, m);
   await entry(MONTH, '10.00', 1);
   await entry(ARCHIVED, '7.25', 2);
   await entry(ARCHIVED, '2.75', 3);
-  await standby.waitForDatabase(new URL(ctx.config.DATABASE_URL).pathname.slice(1));
-  await standby.catchUp();
-  const deadline = Date.now() + 60_000;
-  while ((await ctx.app.readRouting.check()) !== 'up') {
-    if (Date.now() > deadline) throw new Error('replica not up');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await standbyReadyFor(standby, ctx.config.DATABASE_URL, async () => (await ctx.app.readRouting.check()) === 'up');
 }, 300_000);
 
 afterAll(async () => {

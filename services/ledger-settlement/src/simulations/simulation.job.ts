@@ -151,21 +151,20 @@ async function storeExplains(deps: SimulationJobDeps, simulationId: number, sche
   if (moved.length === 0) return;
   const scratch = scratchDb(deps.connectionString, schema, 1);
   try {
-    for (const { agent_id } of moved) {
-      const { rows } = await sql<SettleRow>`
-        SELECT s.settle_id, s.agent_id, a.agent_name, s.settle_month, s.status, s.recruit_total, s.maintain_total,
-               s.override_total, s.exception_plus, s.exception_minus, s.chargeback_total, s.gross_amount, s.tax_amount,
-               s.net_amount, s.correction_total, s.other_total, s.calc_basis
-        FROM settle_master s JOIN agent a ON a.agent_id = s.agent_id WHERE s.agent_id = ${agent_id}`.execute(scratch);
-      if (!rows[0]) continue;
-      const explain = await explainSettlement(scratch, rows[0]);
-      await deps.db
-        .updateTable('simulation_settle')
-        .set({ explain: JSON.stringify(explain) })
-        .where('simulation_id', '=', simulationId)
-        .where('agent_id', '=', agent_id)
-        .execute();
-    }
+    const { rows } = await sql<SettleRow>`
+      SELECT s.settle_id, s.agent_id, a.agent_name, s.settle_month, s.status, s.recruit_total, s.maintain_total,
+             s.override_total, s.exception_plus, s.exception_minus, s.chargeback_total, s.gross_amount, s.tax_amount,
+             s.net_amount, s.correction_total, s.other_total, s.calc_basis
+      FROM settle_master s JOIN agent a ON a.agent_id = s.agent_id
+      WHERE s.agent_id = ANY(${moved.map((m) => m.agent_id)}::bigint[])`.execute(scratch);
+    const explains: { agent_id: number; explain: unknown }[] = [];
+    for (const row of rows) explains.push({ agent_id: Number(row.agent_id), explain: await explainSettlement(scratch, row) });
+    if (explains.length === 0) return;
+    // one UPDATE for all of them, not one round trip per agent
+    await sql`
+      UPDATE simulation_settle t SET explain = e.explain
+      FROM jsonb_to_recordset(${JSON.stringify(explains)}::jsonb) AS e(agent_id bigint, explain jsonb)
+      WHERE t.simulation_id = ${simulationId} AND t.agent_id = e.agent_id`.execute(deps.db);
   } finally {
     await scratch.destroy();
   }
