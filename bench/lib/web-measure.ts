@@ -5,19 +5,8 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-/** The flags of services/web/playwright.config.ts: no sandbox (root), no GPU, no background traffic. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-];
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The browser tests' Chromium and flags (one list, services/web/test/platform/chromium.ts). */
+export { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../services/web/test/platform/chromium.js';
 export const VIEWPORT = { width: 1440, height: 900 };
 
 export interface Session {

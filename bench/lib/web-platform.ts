@@ -5,7 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, SOURCE_NODE_ARGS } from './run-from-source.js';
+import { startPlatform } from '../../services/web/test/platform/start.js';
+import { ROOT } from './run-from-source.js';
 
 export interface WebPlatform {
   url: string;
@@ -26,35 +27,16 @@ export async function buildWebClient(): Promise<void> {
 }
 
 export async function startWebPlatform(options: { databaseUrl: string; month: string; log: (m: string) => void }): Promise<WebPlatform> {
-  const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, 'test/platform/serve.ts'], {
-    cwd: join(ROOT, 'services/web'),
-    stdio: ['ignore', 'pipe', 'inherit'],
+  // settling the month of a 1M-contract book on a loaded machine takes minutes (serve.ts allows 30)
+  const { child, line } = await startPlatform({
     env: {
       ...process.env,
       WEB_E2E_DATABASE_URL: options.databaseUrl,
       WEB_E2E_BOOK_MONTH: options.month,
       TEST_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     },
+    timeoutMs: 2_400_000,
   });
-  const line = await new Promise<string>((resolve, reject) => {
-    let buffer = '';
-    // settling the month of a 1M-contract book on a loaded machine takes minutes (serve.ts allows 30)
-    const timer = setTimeout(() => reject(new Error('the platform did not start within 40 minutes')), 2_400_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const found = buffer.split('\n').find((l) => l.startsWith('PLATFORM '));
-      if (found) {
-        clearTimeout(timer);
-        resolve(found.slice('PLATFORM '.length));
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the platform exited with ${code} before it was ready`));
-    });
-  });
-  child.stdout!.resume();
   const info = JSON.parse(line) as Omit<WebPlatform, 'child' | 'stop'>;
   options.log(`platform at ${info.url}, month ${info.month} (settle run ${info.runId || 'done before'})`);
   return {

@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/platform/chromium.js';
 
 /**
  * Browser tests against Debian's Chromium (never a downloaded browser): @playwright/test is pinned
@@ -22,18 +23,8 @@ export default defineConfig({
     viewport: { width: 1440, height: 900 },
     locale: 'en-US',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-default-apps',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',

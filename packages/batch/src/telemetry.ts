@@ -1,7 +1,4 @@
 import type { Database, Db } from '@csp/db';
-// Type-only, no runtime load: the kit's request typing (its @fastify/jwt user), which kit sources reached
-// through the ops entry assume, for this package's type check.
-import type {} from '@csp/service-kit';
 import { contextFromCarrier, traceCarrierOf } from '@csp/service-kit/ops';
 import { SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import { sql, type Kysely } from 'kysely';

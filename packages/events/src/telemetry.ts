@@ -1,7 +1,4 @@
 import type { Database } from '@csp/db';
-// Type-only, no runtime load: the kit's request typing (its @fastify/jwt user), which kit sources reached
-// through the ops entry assume, for this package's type check.
-import type {} from '@csp/service-kit';
 import { contextFromCarrier } from '@csp/service-kit/ops';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { sql, type Kysely } from 'kysely';

@@ -6,6 +6,9 @@ import pg from 'pg';
 import { Counter, Gauge } from 'prom-client';
 import { z } from 'zod';
 import { withArchiveReads, type Database, type Db } from '@csp/db';
+// Type-only: the augmentations this file relies on (`request.user` from @fastify/jwt in auth.ts, `app.db`/`app.pool`
+// in app.ts), so packages reaching this file through the ops entry type-check without the kit's main entry.
+import type {} from './app.js';
 
 /**
  * Reads off a PostgreSQL streaming replica (`DATABASE_READ_URL`; unset = everything on the primary).
