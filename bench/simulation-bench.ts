@@ -9,6 +9,9 @@
  * separable from the other work on the machine and is not counted on either side.
  * The real side is the sum of the ledger steps 4-9 (what the simulation runs); the whole run is printed too.
  * Target: whole-book simulation <= 1.5 x the real ledger steps; the org-scoped one proportionally less.
+ * BENCH_ATTRIBUTION=1 adds per round a whole-book simulation of two changes (the payout change, then grade 2's rule
+ * of the same type and year +5 points): the steps run once per change for the amount moved per change, so about
+ * twice the one-change time; its amounts are printed and checked to add up to the gross difference.
  *   pnpm exec tsx bench/simulation-bench.ts            (from the repo root)
  * Env: BENCH_AGENTS (2000), BENCH_CONTRACTS (200000; the issue's book is 1000000 x 10000), BENCH_SEED (bench),
  *      BENCH_DB (csp_hs_bench_simulation), BENCH_BASE_URL, REDIS_URL + BENCH_REDIS_DB (14), BENCH_KEEP=1 keeps the db,
@@ -74,6 +77,28 @@ async function main(): Promise<void> {
       WHERE grade_id = (SELECT min(grade_id) FROM grade) AND effective_to IS NULL ORDER BY rule_id LIMIT 1`,
   );
   const rule = target[0]!;
+  const ATTRIBUTION = process.env.BENCH_ATTRIBUTION === '1';
+  const { rows: target2 } = await pool.query<{ rule_id: number; grade_id: number; payout_pct: string; effective_from: string }>(
+    `SELECT rule_id, grade_id, payout_pct::text, effective_from::text FROM payout_rule
+      WHERE grade_id > (SELECT min(grade_id) FROM grade) AND insurance_type = $1 AND commission_year = $2 AND effective_to IS NULL
+      ORDER BY grade_id, rule_id LIMIT 1`,
+    [rule.insurance_type, rule.commission_year],
+  );
+  const changes = [{ ...rule, grade_id: 1 }, ...(ATTRIBUTION && target2[0] ? [target2[0]] : [])].map((r, i) => ({
+    seq: i + 1,
+    rule_table: 'payout_rule',
+    action: 'REPLACE' as const,
+    target_id: r.rule_id,
+    values: JSON.stringify({
+      gradeId: r.grade_id,
+      insuranceType: rule.insurance_type,
+      commissionYear: rule.commission_year,
+      payoutPct: (Number(r.payout_pct) + 5).toFixed(2),
+      // from the day after the rule starts: every contract priced by it from then on
+      effectiveFrom: new Date(Date.parse(r.effective_from) + 86_400_000).toISOString().slice(0, 10),
+    }),
+    label: `bench ${i + 1}`,
+  }));
   const { rows: orgs } = await pool.query<{ org_id: number; n: string }>(
     `WITH RECURSIVE t AS (SELECT org_id AS root, org_id FROM organization
          WHERE parent_org_id IN (SELECT org_id FROM organization WHERE parent_org_id IS NULL)
@@ -83,7 +108,7 @@ async function main(): Promise<void> {
   const org = orgs[0]!;
   log(`change: payout_rule ${rule.rule_id} (${rule.insurance_type} year ${rule.commission_year}) ${rule.payout_pct} % -> +5 points; org scope ${org.org_id} (a second-level subtree) with ${org.n} agents`);
 
-  async function newSimulation(scope: 'ALL' | 'ORG'): Promise<number> {
+  async function newSimulation(scope: 'ALL' | 'ORG', changeCount: number): Promise<number> {
     const sim = await db
       .insertInto('simulation')
       .values({ name: `bench ${scope}`, base_month: month, scope_type: scope, scope_org_id: scope === 'ORG' ? org.org_id : null, status: 'QUEUED' })
@@ -91,22 +116,7 @@ async function main(): Promise<void> {
       .executeTakeFirstOrThrow();
     await db
       .insertInto('simulation_change')
-      .values({
-        simulation_id: sim.simulation_id,
-        seq: 1,
-        rule_table: 'payout_rule',
-        action: 'REPLACE',
-        target_id: rule.rule_id,
-        values: JSON.stringify({
-          gradeId: 1,
-          insuranceType: rule.insurance_type,
-          commissionYear: rule.commission_year,
-          payoutPct: (Number(rule.payout_pct) + 5).toFixed(2),
-          // from the day after the rule starts: every contract priced by it from then on
-          effectiveFrom: new Date(Date.parse(rule.effective_from) + 86_400_000).toISOString().slice(0, 10),
-        }),
-        label: 'bench',
-      })
+      .values(changes.slice(0, changeCount).map((c) => ({ ...c, simulation_id: sim.simulation_id })))
       .execute();
     return sim.simulation_id;
   }
@@ -129,8 +139,9 @@ async function main(): Promise<void> {
       const ledgerMs = real.status.steps.filter((s) => LEDGER_STEPS.includes(s.stepName)).reduce((a, s) => a + Number(s.durationMs ?? 0), 0);
       rows.push({ round, what: 'real: ledger steps 4-9', wallMs: ledgerMs, cpuS: cpuReal, note: `whole run ${seconds(Number(real.status.run.durationMs ?? real.wallMs))}` });
 
-      for (const scope of ['ALL', 'ORG'] as const) {
-        const id = await newSimulation(scope);
+      const runs = [['ALL', 1], ['ORG', 1], ...(changes.length > 1 ? [['ALL', changes.length]] : [])] as const;
+      for (const [scope, changeCount] of runs) {
+        const id = await newSimulation(scope, changeCount);
         const c0 = process.cpuUsage();
         const t0 = Date.now();
         const timings = await runSimulation({ db, connectionString: dbUrl, logger }, id);
@@ -143,7 +154,19 @@ async function main(): Promise<void> {
                   sum(gross_after - gross_before)::text AS diff FROM simulation_agent_result WHERE simulation_id = $1`,
           [id],
         );
-        rows.push({ round, what: `simulation ${scope}`, wallMs, cpuS: (c.user + c.system) / 1e6, note: `${t[0]!.n} agents, ${t[0]!.up} up, gross diff ${t[0]!.diff}; ` + Object.entries(timings).map(([k, v]) => `${k} ${seconds(v)}`).join(', ') });
+        let moved = '';
+        if (changeCount > 1) {
+          const { rows: m } = await pool.query<{ amounts: string; adds_up: boolean }>(
+            `SELECT string_agg(amount_moved::text, ' + ' ORDER BY seq) AS amounts,
+                    sum(amount_moved) = (SELECT sum(gross_after - gross_before) FROM simulation_agent_result WHERE simulation_id = $1) AS adds_up
+             FROM simulation_change WHERE simulation_id = $1`,
+            [id],
+          );
+          if (!m[0]!.adds_up) throw new Error(`simulation ${id}: amounts moved ${m[0]!.amounts} do not add up to ${t[0]!.diff}`);
+          moved = `moved ${m[0]!.amounts}; `;
+        }
+        const what = changeCount > 1 ? `simulation ${scope} ${changeCount} chg` : `simulation ${scope}`;
+        rows.push({ round, what, wallMs, cpuS: (c.user + c.system) / 1e6, note: `${t[0]!.n} agents, ${t[0]!.up} up, gross diff ${t[0]!.diff}; ${moved}` + Object.entries(timings).map(([k, v]) => `${k} ${seconds(v)}`).join(', ') });
       }
     }
   } finally {
@@ -164,6 +187,10 @@ async function main(): Promise<void> {
   const orgCpu = best('simulation ORG', (r) => r.cpuS);
   log(`best of ${ROUNDS}: whole-book simulation / real ledger steps: wall x${(allWall / realWall).toFixed(2)}, node CPU x${(allCpu / realCpu).toFixed(2)} (target <= 1.5) ${allWall <= 1.5 * realWall ? 'OK' : 'MISSED'}`);
   log(`best of ${ROUNDS}: org-scoped (${org.n} agents) / real: wall x${(orgWall / realWall).toFixed(2)}, node CPU x${(orgCpu / realCpu).toFixed(2)}`);
+  if (changes.length > 1) {
+    const twoWall = best(`simulation ALL ${changes.length} chg`, (r) => r.wallMs);
+    log(`best of ${ROUNDS}: whole-book, ${changes.length} changes (one run each) / one change: wall x${(twoWall / allWall).toFixed(2)}; / real: x${(twoWall / realWall).toFixed(2)}`);
+  }
   log(`load now: ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
   await pool.end();

@@ -3,6 +3,7 @@ import { testLogger as logger } from '@csp/batch/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setChunkSizes } from '../src/calc/chunk-sizes.js';
 import { runSimulation } from '../src/simulations/simulation.job.js';
+import { summaryOf } from '../src/simulations/simulation.service.js';
 import { allSteps, createHarness, type Harness } from './steps-harness.js';
 import { seedBook } from './steps-book.js';
 
@@ -155,5 +156,107 @@ describe('a what-if simulation on the real ledger steps', () => {
     const id = await createSimulation({ type: 'ORG', orgId: 110 });
     await runSimulation({ db: h.db, connectionString: h.tdb.url, logger }, id);
     expect(await results(id)).toEqual(ALL.filter((x) => x.agent_id !== 1005));
+  });
+});
+
+// Several changes: a waterfall in seq order, each change priced on top of the earlier ones.
+interface ChangeRow {
+  rule_table: string;
+  action: 'ADD' | 'REPLACE' | 'END';
+  target_id: number;
+  values: Record<string, unknown>;
+  label: string;
+}
+const PAYOUT_65: ChangeRow = {
+  rule_table: 'payout_rule',
+  action: 'REPLACE',
+  target_id: 1,
+  values: { gradeId: 1, insuranceType: 'LIFE', commissionYear: 1, payoutPct: '65', effectiveFrom: '2025-01-01' },
+  label: 'payout_rule #1 60 -> 65',
+};
+// override rule 1 (FC -> TM leader, no cap) 5 % -> 6 % from 2025-01-01
+const OVERRIDE_6: ChangeRow = {
+  rule_table: 'override_rule',
+  action: 'REPLACE',
+  target_id: 1,
+  values: { overridePct: '6', effectiveFrom: '2025-01-01' },
+  label: 'override_rule #1 5 -> 6',
+};
+
+async function createWithChanges(scope: { type: 'ALL' | 'ORG'; orgId?: number }, changes: ChangeRow[]) {
+  const sim = await h.db
+    .insertInto('simulation')
+    .values({ name: 'two changes', base_month: MONTH, scope_type: scope.type, scope_org_id: scope.orgId ?? null, scope_agent_ids: [], status: 'QUEUED' })
+    .returning('simulation_id')
+    .executeTakeFirstOrThrow();
+  await h.db
+    .insertInto('simulation_change')
+    .values(changes.map((c, i) => ({ ...c, simulation_id: sim.simulation_id, seq: i + 1, values: JSON.stringify(c.values) })))
+    .execute();
+  return sim.simulation_id;
+}
+
+async function amountsMoved(simulationId: number): Promise<(string | null)[]> {
+  const rows = await h.db.selectFrom('simulation_change').select('amount_moved').where('simulation_id', '=', simulationId).orderBy('seq').execute();
+  return rows.map((r) => r.amount_moved);
+}
+
+// Both changes, whatever their order (the per-agent result does not depend on it):
+//  override rule 1 at 6 %: 1001's base 15113.34 x 6 % = 906.8004 -> 906.80; 1008's base 1560.00 -> 93.60
+//  1003: 906.80 + 30.00 + 264.00 + 93.60 = 1294.40 (+214.40); tax 1294.40 x 3.3 % = 42.7152 -> 42.72; net 1251.68
+//  the others as with the payout change alone; total difference 1063.41 + 166.73 = 1230.14
+const BOTH = ALL.map((x) => (x.agent_id === 1003 ? r(1003, '1080.00', '1294.40', '214.40', '1044.36', '1251.68') : x));
+
+describe('a simulation of several changes, amount moved per change', () => {
+  it('attributes payout then override: 1063.41 by the payout change, 166.73 by the override on top of it', async () => {
+    // payout alone (ALL above): 833.34 + 47.67 + 2.40 + 60.00 + 120.00 = 1063.41
+    // override 5 -> 6 % on the bases after the payout change: 1001 906.80 - 755.67 = 151.13, 1008 93.60 - 78.00 = 15.60
+    const before = await checksums();
+    const one = await createWithChanges({ type: 'ALL' }, [PAYOUT_65]);
+    await runSimulation({ db: h.db, connectionString: h.tdb.url, logger }, one);
+    const id = await createWithChanges({ type: 'ALL' }, [PAYOUT_65, OVERRIDE_6]);
+
+    await runSimulation({ db: h.db, connectionString: h.tdb.url, logger }, id);
+
+    const sim = await h.db.selectFrom('simulation').selectAll().where('simulation_id', '=', id).executeTakeFirstOrThrow();
+    expect(sim.error_message).toBeNull();
+    expect(sim.status).toBe('DONE');
+    expect(await amountsMoved(one)).toEqual(['1063.41']);
+    expect(await amountsMoved(id)).toEqual(['1063.41', '166.73']);
+    expect(await results(id)).toEqual(BOTH);
+    const summary = await summaryOf(h.db, id);
+    expect(summary.totals.grossDiff).toBe('1230.14');
+    expect(summary.changes.map((c) => [c.ruleTable, c.amountMoved])).toEqual([
+      ['payout_rule', '1063.41'],
+      ['override_rule', '166.73'],
+    ]);
+    // progress counts both runs: twice the work units of the one-change simulation
+    const single = await h.db.selectFrom('simulation').selectAll().where('simulation_id', '=', one).executeTakeFirstOrThrow();
+    expect(single.processed).toBe(single.total);
+    expect(sim.processed).toBe(sim.total);
+    expect(sim.total).toBe(2 * single.total);
+    expect(await checksums()).toEqual(before);
+  });
+
+  it('attributes in seq order: the override first moves 157.20, the payout on top of it 1072.94, same total', async () => {
+    // override alone, on the real bases: 1001 14280.00 x 6 % = 856.80 - 714.00 = 142.80; 1008 1440.00 x 6 % = 86.40 - 72.00 = 14.40
+    // payout on top: 833.34 + 60.00 + 120.00 on the FC agents; override 1 at 6 %: 906.80 - 856.80 = 50.00 and
+    //   93.60 - 86.40 = 7.20; override 2 of 1008 (2 %, cap 100): 31.20 - 28.80 = 2.40 -> 1072.94
+    const before = await checksums();
+    const id = await createWithChanges({ type: 'ALL' }, [OVERRIDE_6, PAYOUT_65]);
+    await runSimulation({ db: h.db, connectionString: h.tdb.url, logger }, id);
+    expect(await amountsMoved(id)).toEqual(['157.20', '1072.94']);
+    expect(await results(id)).toEqual(BOTH);
+    expect((await summaryOf(h.db, id)).totals.grossDiff).toBe('1230.14');
+    expect(await checksums()).toEqual(before);
+  });
+
+  it('scoped to an organization, attributes only the scope: 1005 (outside org 110) is not counted', async () => {
+    // payout change without 1005's +60.00: 1003.41; override change: 166.73 (1005 has no receiver)
+    const id = await createWithChanges({ type: 'ORG', orgId: 110 }, [PAYOUT_65, OVERRIDE_6]);
+    await runSimulation({ db: h.db, connectionString: h.tdb.url, logger }, id);
+    expect(await amountsMoved(id)).toEqual(['1003.41', '166.73']);
+    expect(await results(id)).toEqual(BOTH.filter((x) => x.agent_id !== 1005));
+    expect((await summaryOf(h.db, id)).totals.grossDiff).toBe('1170.14');
   });
 });

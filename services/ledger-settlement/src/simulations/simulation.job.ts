@@ -5,7 +5,7 @@ type Logger = StepContext['logger'];
 import { explainSettlement, type SettleRow } from '../explain/explain.service.js';
 import { runLedgerSteps, scratchDb } from './simulation.engine.js';
 import { applyChange, checkChange, type ChangeInput } from './simulation.rules.js';
-import { createScratch, dropScratch } from './simulation.scratch.js';
+import { createScratch, dropScratch, resetWritten } from './simulation.scratch.js';
 
 /** The agents of a scope: undefined = the whole book. */
 export async function scopeAgents(
@@ -33,18 +33,24 @@ export interface SimulationJobDeps {
 /**
  * One simulation run: scratch schema, proposed changes layered over the copied rule tables, the real ledger
  * steps on it, per-agent results copied to simulation_* tables, scratch dropped. Nothing in a real table moves.
+ *
+ * Several changes are attributed by a waterfall in seq order: the steps run once per change, change k applied on
+ * top of changes 1..k-1 (written tables reset in between), and change k moved the scope's gross total after run k
+ * minus the one after run k-1 — run 0 being the real month (the results' "before"), the last run the
+ * simulation's own result. The amounts then add up exactly to the total gross difference; one change is one run.
  */
 export async function runSimulation(deps: SimulationJobDeps, simulationId: number): Promise<Record<string, number>> {
   const timings: Record<string, number> = {};
   let mark = Date.now();
   const lap = (name: string) => {
-    timings[name] = Date.now() - mark;
+    timings[name] = (timings[name] ?? 0) + Date.now() - mark;
     mark = Date.now();
   };
   const { db } = deps;
   const sim = await db.selectFrom('simulation').selectAll().where('simulation_id', '=', simulationId).executeTakeFirst();
   if (!sim) throw new Error(`simulation ${simulationId} not found`);
   const started = Date.now();
+  const month = sim.base_month;
   await db
     .updateTable('simulation')
     .set({ status: 'RUNNING', started_at: new Date(), finished_at: null, processed: 0, total: 0, eta_seconds: null, error_message: null, updated_at: new Date() })
@@ -52,8 +58,9 @@ export async function runSimulation(deps: SimulationJobDeps, simulationId: numbe
     .execute();
   try {
     const changes = await db.selectFrom('simulation_change').selectAll().where('simulation_id', '=', simulationId).orderBy('seq').execute();
-    const agents = await scopeAgents(db, sim);
-    const schema = await createScratch(db, simulationId, sim.base_month, agents);
+    await db.updateTable('simulation_change').set({ amount_moved: null }).where('simulation_id', '=', simulationId).execute();
+    // every change checked before the first (long) run
+    const checked: Record<string, unknown>[] = [];
     for (const [i, change] of changes.entries()) {
       const input: ChangeInput = {
         ruleTable: change.rule_table as ChangeInput['ruleTable'],
@@ -62,30 +69,43 @@ export async function runSimulation(deps: SimulationJobDeps, simulationId: numbe
         values: (change.values ?? undefined) as Record<string, unknown> | undefined,
         endDate: change.end_date ?? undefined,
       };
-      await applyChange(db, schema, change, await checkChange(db, input, i));
+      checked.push(await checkChange(db, input, i));
     }
+    const agents = await scopeAgents(db, sim);
+    const schema = await createScratch(db, simulationId, month, agents);
+    let previous = await scopeGross(db, 'public', month, agents);
     lap('scratch');
-    const steps: Record<string, number> = {};
-    await runLedgerSteps({
-      simulationId,
-      settleMonth: sim.base_month,
-      schema,
-      connectionString: deps.connectionString,
-      logger: deps.logger,
-      signal: deps.signal,
-      timings: steps,
-      onProgress: async (done, planned) => {
-        const elapsed = (Date.now() - started) / 1000;
-        await db
-          .updateTable('simulation')
-          .set({ processed: done, total: planned, eta_seconds: Math.round((elapsed / done) * (planned - done)) })
-          .where('simulation_id', '=', simulationId)
-          .execute();
-      },
-    });
-    lap('steps');
-    Object.assign(timings, steps);
-    await storeResults(db, simulationId, schema, sim.base_month, agents);
+    const progress = runsProgress(db, simulationId, started, changes.length);
+    for (const [i, change] of changes.entries()) {
+      if (i > 0) {
+        await resetWritten(db, schema, month);
+        lap('scratch');
+      }
+      await applyChange(db, schema, change, checked[i]!);
+      const steps: Record<string, number> = {};
+      await runLedgerSteps({
+        simulationId,
+        settleMonth: month,
+        schema,
+        connectionString: deps.connectionString,
+        logger: deps.logger,
+        signal: deps.signal,
+        timings: steps,
+        onProgress: (done, planned) => progress.update(i, done, planned),
+      });
+      progress.finishRun();
+      for (const [step, ms] of Object.entries(steps)) timings[step] = (timings[step] ?? 0) + ms;
+      const gross = await scopeGross(db, schema, month, agents);
+      await db
+        .updateTable('simulation_change')
+        .set({ amount_moved: sql<string>`${gross}::numeric - ${previous}::numeric` })
+        .where('change_id', '=', change.change_id)
+        .execute();
+      previous = gross;
+      lap('steps');
+    }
+    await progress.finish();
+    await storeResults(db, simulationId, schema, month, agents);
     lap('results');
     await storeExplains(deps, simulationId, schema);
     lap('explains');
@@ -105,6 +125,50 @@ export async function runSimulation(deps: SimulationJobDeps, simulationId: numbe
     await dropScratch(db, simulationId);
   }
   return timings;
+}
+
+/**
+ * processed/total/ETA over all runs of a simulation: the finished runs' work units, the current run's, and the
+ * runs still to come estimated at the size of the latest one (a run's plan grows step by step).
+ */
+function runsProgress(db: Db, simulationId: number, started: number, runs: number) {
+  let doneBefore = 0;
+  let lastRun = 0;
+  let current = 0;
+  const write = async (processed: number, total: number) => {
+    const elapsed = (Date.now() - started) / 1000;
+    await db
+      .updateTable('simulation')
+      .set({ processed, total, eta_seconds: processed === 0 ? null : Math.round((elapsed / processed) * (total - processed)) })
+      .where('simulation_id', '=', simulationId)
+      .execute();
+  };
+  return {
+    update: async (run: number, done: number, planned: number) => {
+      current = done;
+      const perRun = Math.max(planned, lastRun);
+      await write(doneBefore + done, doneBefore + perRun * (runs - run));
+    },
+    finishRun: () => {
+      doneBefore += current;
+      lastRun = current;
+      current = 0;
+    },
+    /** the runs' exact count once all are done */
+    finish: () => write(doneBefore, doneBefore),
+  };
+}
+
+/**
+ * The scope's gross total of the month in `schema`'s settle_master (public = the real month), agents as in
+ * storeResults: sum(gross_before) on public, sum(gross_after) on the scratch copy. A numeric text.
+ */
+async function scopeGross(db: Db, schema: string, month: string, agents: number[] | undefined): Promise<string> {
+  const { rows } = await sql<{ gross: string }>`
+    SELECT coalesce(sum(s.gross_amount), 0)::text AS gross
+    FROM ${sql.id(schema, 'settle_master')} s JOIN agent a ON a.agent_id = s.agent_id
+    WHERE s.settle_month = ${month} AND ${agents === undefined ? sql`true` : sql`s.agent_id = ANY(${agents}::bigint[])`}`.execute(db);
+  return rows[0]!.gross;
 }
 
 /**

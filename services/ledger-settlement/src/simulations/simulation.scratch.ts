@@ -67,9 +67,7 @@ export async function createScratch(
     await sql`CREATE TABLE ${t} (LIKE ${sql.id('public', table)} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING INDEXES)`.execute(db);
     await ownSequences(db, schema, table);
   }
-  for (const [table, where] of Object.entries(MONTH_INPUTS)) {
-    await sql`INSERT INTO ${sql.id(schema, table)} SELECT * FROM ${sql.id('public', table)} WHERE ${where(month)}`.execute(db);
-  }
+  await copyMonthInputs(db, schema, month);
   for (const table of RULE_TABLES) {
     await sql`INSERT INTO ${sql.id(schema, table)} SELECT * FROM ${sql.id('public', table)}`.execute(db);
   }
@@ -78,6 +76,24 @@ export async function createScratch(
       SELECT * FROM public.contract WHERE agent_id = ANY(${sql.lit(`{${scopeAgentIds.join(',')}}`)}::bigint[])`.execute(db);
   }
   return schema;
+}
+
+async function copyMonthInputs(db: Db, schema: string, month: string): Promise<void> {
+  for (const [table, where] of Object.entries(MONTH_INPUTS)) {
+    await sql`INSERT INTO ${sql.id(schema, table)} SELECT * FROM ${sql.id('public', table)} WHERE ${where(month)}`.execute(db);
+  }
+}
+
+/**
+ * Puts the written tables back as createScratch left them (the rule tables keep the changes applied so far), so
+ * the next run of the steps is, by construction, a fresh simulation of the changes applied up to then. The steps
+ * do replace their month's rows (a real re-run does), but they also read what an earlier run left (its settle
+ * rows' statuses for holds and locks, its exception rows, retro_rule_scan); a fresh copy costs one TRUNCATE and
+ * the month's inputs, small next to a run.
+ */
+export async function resetWritten(db: Db, schema: string, month: string): Promise<void> {
+  await sql`TRUNCATE ${sql.join(WRITTEN_TABLES.map((t) => sql.id(schema, t)))}`.execute(db);
+  await copyMonthInputs(db, schema, month);
 }
 
 /** Columns defaulting to a public sequence get a sequence of the scratch schema instead. */

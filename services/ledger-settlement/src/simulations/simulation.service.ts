@@ -188,13 +188,14 @@ export async function summaryOf(db: Db, id: number) {
     histogram,
     topGainers: (await top('desc')).items,
     topLosers: (await top('asc')).items,
-    // one change: it moved the whole difference; several: attribution not computed yet (null)
+    // stored by the run (waterfall in seq order, simulation.job.ts); a one-change simulation run before the
+    // amounts were stored moved the whole difference
     changes: changes.map((c) => ({
       changeId: c.changeId,
       ruleTable: c.ruleTable,
       action: c.action,
       label: c.label,
-      amountMoved: changes.length === 1 ? grossDiff : c.amountMoved,
+      amountMoved: c.amountMoved ?? (changes.length === 1 ? grossDiff : null),
     })),
   };
 }
