@@ -6,6 +6,19 @@ import type { Prng } from './prng.js';
 export const GRADE = { FC: 1, SFC: 2, TM_LEADER: 3, BR_MANAGER: 4, HQ_DIRECTOR: 5, EXEC: 6 } as const;
 const ALL_GRADES = [1, 2, 3, 4, 5, 6];
 
+/**
+ * The seeded grades in Korean words for the demo book (codes, ids and levels stay): V010 seeds them in English,
+ * `seeded` is that name, so that a grade someone renamed keeps its name.
+ */
+export const GRADE_WORDS: ReadonlyArray<{ code: keyof typeof GRADE; seeded: string; name: string; description: string }> = [
+  { code: 'FC', seeded: 'Financial Consultant', name: '설계사', description: '신입 영업 직급' },
+  { code: 'SFC', seeded: 'Senior Financial Consultant', name: '수석 설계사', description: '선임 영업 직급' },
+  { code: 'TM_LEADER', seeded: 'Team Manager', name: '팀장', description: '팀(TM 조직)을 이끄는 직급' },
+  { code: 'BR_MANAGER', seeded: 'Branch Manager', name: '지점장', description: '지점(BR 조직)을 이끄는 직급' },
+  { code: 'HQ_DIRECTOR', seeded: 'Headquarters Director', name: '본부장', description: '본부(HQ 조직)를 이끄는 직급' },
+  { code: 'EXEC', seeded: 'Executive', name: '임원', description: '대리점 임원' },
+];
+
 export const INSURANCE_TYPES = ['LIFE', 'NON_LIFE', 'ANNUITY', 'SAVINGS', 'HEALTH', 'AUTO'] as const;
 const PRODUCT_GROUP: Record<(typeof INSURANCE_TYPES)[number], string | null> = {
   LIFE: 'LIFE',

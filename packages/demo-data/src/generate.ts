@@ -4,6 +4,7 @@ import {
   CHARGEBACK_RULE_COLUMNS,
   COMMISSION_RATE_COLUMNS,
   COMPANY_COLUMNS,
+  GRADE_WORDS,
   ORG_COLUMNS,
   OVERRIDE_RULE_COLUMNS,
   PAYOUT_RULE_COLUMNS,
@@ -138,6 +139,16 @@ async function giveBankAccounts(client: pg.PoolClient, first: number, last: numb
   );
 }
 
+/** The seeded grades named in Korean (GRADE_WORDS); a grade renamed before keeps its name. */
+async function nameGradesInKorean(client: pg.PoolClient): Promise<void> {
+  await client.query(
+    `UPDATE grade g SET grade_name = v.name, description = v.description, updated_at = now()
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS v(code, seeded, name, description)
+      WHERE g.grade_code = v.code AND g.grade_name = v.seeded`,
+    [GRADE_WORDS.map((g) => g.code), GRADE_WORDS.map((g) => g.seeded), GRADE_WORDS.map((g) => g.name), GRADE_WORDS.map((g) => g.description)],
+  );
+}
+
 function utcToday(): string {
   return new Date().toISOString().slice(0, 10);
 }
@@ -147,7 +158,8 @@ function utcToday(): string {
  * an HQ/BR/TM tree, agents, 3-5 companies with products, commission rates for years 1..5, payout
  * rules per grade/insurance type/year, override rules (some capped), chargeback rules, contracts
  * over five years with ~8 % lapses, and a few hundred successions. Bulk rows go through COPY.
- * Needs the migrated schema (V010/V011). Payout and override rules are added only when none exist.
+ * The seeded grades are named in Korean. Needs the migrated schema (V010/V011). Payout and override rules are
+ * added only when none exist.
  */
 export async function generateDemoBook(pool: pg.Pool, options: DemoBookOptions): Promise<DemoBookResult> {
   if (!Number.isInteger(options.agents) || options.agents < 3)
@@ -183,6 +195,7 @@ export async function generateDemoBook(pool: pg.Pool, options: DemoBookOptions):
     const joinDate = isoDate(addMonths(currentMonth, -(HISTORY_MONTHS + 12)), 1);
     const leaveDate = isoDate(addMonths(currentMonth, -1), 1);
 
+    await nameGradesInKorean(client);
     await copyRows(client, 'organization', ORG_COLUMNS, orgRows(plan));
     await copyRows(client, 'agent', AGENT_COLUMNS, agentRows(rng, plan, joinDate, leaveDate));
     await copyRows(client, 'insurance_company', COMPANY_COLUMNS, companyRows(plan));

@@ -10,27 +10,11 @@ import { useMyMenus, type PageMenu } from '../shell/menus.js';
 import { ErrorNotice } from './error-notice.js';
 import { FieldValue, isNumericKind } from './field-value.js';
 import { FilterBar, filterKeys } from './filter-bar.js';
+import { listColumns } from '../shared/list-columns.js';
 import { columnTitle, displayKind, fieldLabel, idField, resolvePath, rowPath, type FieldMeta, type ResourceMeta } from './meta.js';
 import { exportHref, PAGE_SIZES, useListState } from './url-state.js';
 
 type Row = Record<string, unknown>;
-const HIDDEN_KINDS = new Set(['json', 'version', 'createdBy', 'updatedBy']);
-const HIDDEN_KEYS = new Set(['createdBy', 'updatedBy', 'version']);
-const MAX_COLUMNS = 12;
-const PARTS_COLUMNS = 20;
-
-/** The first fields of the table, the status field always among them. */
-export function listColumns(resource: ResourceMeta): FieldMeta[] {
-  // A name twin (a code's name, a reference's joined name) is drawn by its field: one column, not two.
-  const shown = resource.fields.filter(
-    (f) => !HIDDEN_KINDS.has(f.kind) && !HIDDEN_KEYS.has(f.key) && !f.twinOf && !f.detailOnly,
-  );
-  const status = shown.find((f) => f.key === (resource.statusField ?? 'status'));
-  // A row holding the parts of gross (KPI sums, cumulative) shows every part, so that it visibly adds up.
-  const limit = shown.some((f) => f.key === 'grossTotal') ? PARTS_COLUMNS : MAX_COLUMNS;
-  const first = shown.slice(0, limit);
-  return status && !first.includes(status) ? [...first.slice(0, limit - 1), status] : first;
-}
 
 export function ResourceList({
   resource,

@@ -54,6 +54,19 @@ describe('reference pickers map rows to options and back', () => {
     expect(lookupQuery(company, 'SAMSUNG')).toEqual({ searchType: 'companyCode', searchKeyword: 'SAMSUNG', pageSize: '20' });
   });
 
+  it('looks a value up in the list, not by a detail call, when the target has no detail route (grades)', () => {
+    const gradeMeta: ResourceMeta = {
+      ...agentMeta,
+      name: 'Grade',
+      path: '/api/grades',
+      idField: 'gradeId',
+      permissions: { ...agentMeta.permissions, detail: null },
+      fields: [field('gradeId', 'id'), field('gradeName', 'text', { search: true })],
+    };
+    const grade = refTargetOf({ resource: 'Grade', valueField: 'gradeId', labelField: 'gradeName', picker: 'select' }, [gradeMeta], { kind: 'ref' })!;
+    expect(grade).toMatchObject({ byId: false, numeric: true, picker: 'select' });
+  });
+
   it('has no picker for a target the user may not read (the metadata leaves it out)', () => {
     expect(refTargetOf({ resource: 'User', valueField: 'userId', labelField: 'userName', picker: 'search' }, resources)).toBeUndefined();
     expect(refTargetOf(null, resources)).toBeUndefined();

@@ -120,7 +120,8 @@ export function refTargetOf(ref: FieldRef | null | undefined, resources: readonl
     labelField,
     secondaryField: secondaryFieldOf(meta, labelField, valueField),
     numeric,
-    byId: valueField === idKey,
+    // by id only where the user may open a record (grades have no detail route: found in their list instead)
+    byId: valueField === idKey && meta.permissions?.detail !== null,
     picker: ref.picker ?? 'search',
   };
 }

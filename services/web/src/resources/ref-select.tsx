@@ -38,10 +38,10 @@ async function listRows(target: RefTarget, query: Record<string, string | number
   return unwrap<PageResponse<Row>>(await dynamicApi.GET(target.listPath, { params: { query } })).list;
 }
 
-/** The row behind one value: `GET {path}/{id}`, or for a code a list filtered on it. */
+/** The row behind one value: `GET {path}/{id}`, or for a code a list filtered on it (a small target: its whole list). */
 async function rowOf(target: RefTarget, key: string): Promise<Row | undefined> {
   if (target.byId) return unwrap<Row>(await dynamicApi.GET(`${target.meta.path}/${encodeURIComponent(key)}`, {}));
-  const query = lookupQuery(target, key);
+  const query = lookupQuery(target, key) ?? (target.picker === 'select' ? { pageSize: SELECT_PAGE } : undefined);
   if (!query) return undefined;
   return (await listRows(target, query)).find((r) => String(r[target.valueField]) === key);
 }

@@ -6,6 +6,7 @@ import { unwrap } from '../api/envelope.js';
 import { useI18n } from '../i18n/i18n.js';
 import { formatCount, formatMoney, formatMonth, formatRate } from '../shared/format.js';
 import { StatusTag } from '../shared/status-tag.js';
+import { ScrollRegion } from '../shared/scroll-region.js';
 import { ErrorNotice } from '../resources/error-notice.js';
 import { kindValue } from '../resources/field-value.js';
 import { Loading } from '../shell/app-layout.js';
@@ -103,23 +104,22 @@ export default function ExplainPage() {
           return {
             key,
             label: t('explain.lineCount', { title: t(title), count: rows.length }),
-            // The wrapper scrolls (not the table) so that a keyboard can reach and scroll it on a phone.
             children: rows.length ? (
-              <div className="scroll-region" tabIndex={0} role="region" aria-label={t(title)}>
-              <Table<Line>
-                size="small"
-                rowKey={(_r, i) => String(i)}
-                columns={lineColumns(rows).map((c) => ({
-                  key: c.key,
-                  dataIndex: c.key,
-                  title: c.kind === 'money' ? t('common.moneyTitle', { title: t(c.label) }) : t(c.label),
-                  align: c.kind === 'money' || c.kind === 'rate' ? ('right' as const) : undefined,
-                  render: (v: unknown, row: Line) => cell(c.kind, c.key, v, row),
-                }))}
-                dataSource={rows}
-                pagination={false}
-              />
-              </div>
+              <ScrollRegion label={t(title)}>
+                <Table<Line>
+                  size="small"
+                  rowKey={(_r, i) => String(i)}
+                  columns={lineColumns(rows).map((c) => ({
+                    key: c.key,
+                    dataIndex: c.key,
+                    title: c.kind === 'money' ? t('common.moneyTitle', { title: t(c.label) }) : t(c.label),
+                    align: c.kind === 'money' || c.kind === 'rate' ? ('right' as const) : undefined,
+                    render: (v: unknown, row: Line) => cell(c.kind, c.key, v, row),
+                  }))}
+                  dataSource={rows}
+                  pagination={false}
+                />
+              </ScrollRegion>
             ) : (
               '-'
             ),

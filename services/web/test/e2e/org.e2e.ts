@@ -54,7 +54,7 @@ test.describe('organization tree and agent moves', () => {
     dialog = page.getByRole('dialog', { name: /^Move / });
     await dialog.getByText('Promote', { exact: true }).click();
     await dialog.getByLabel('Grade').click();
-    await page.locator('.ant-select-dropdown:visible').getByText('Financial Consultant (1)', { exact: true }).click();
+    await page.locator('.ant-select-dropdown:visible').getByText('설계사 (1)', { exact: true }).click();
     const refused = page.waitForResponse((r) => r.url().endsWith(`/api/agents/${agentId}/move`));
     await dialog.getByRole('button', { name: 'Save' }).click();
     expect((await refused).status()).toBe(400);

@@ -11,6 +11,8 @@ const WORDS = {
 
 interface PayoutRow {
   ruleId: number;
+  gradeId: number;
+  gradeName: string;
   payoutPct: string;
   effectiveFrom: string;
   effectiveTo: string | null;
@@ -101,6 +103,8 @@ test.describe('what-if simulations', () => {
     nextDay.setUTCDate(nextDay.getUTCDate() + 1);
     const startsAt = nextDay.toISOString().slice(0, 10);
     const from = page.locator('#simulation-form_changes_0_values_effectiveFrom');
+    // The editor says how the start day decides which contracts the new row prices.
+    await expect(change.getByText('각 건은 계약일에 유효한 규정으로 계산됩니다. 기준월부터 시작하는 변경은 그날 이후에 계약된 건만 다시 계산합니다.')).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/simulation-editor-ko-1440.png`, fullPage: true });
     await from.click();
     await from.fill(startsAt);
@@ -110,6 +114,11 @@ test.describe('what-if simulations', () => {
     // The detail page: a draft, then the run with its progress, then the results.
     await expect(page.locator('.sim-page')).toBeVisible();
     await expect(page.getByText(`적용 시작일 ${startsAt}`, { exact: false })).toBeVisible();
+    // The change names the rule's grade (the demo book's grades are Korean), not its id.
+    expect(target!.gradeName).toMatch(/^[\uac00-\ud7a3 ]+$/);
+    const changeText = page.locator('.sim-page .sim-change-label').first();
+    await expect(changeText).toContainText(`직급 ${target!.gradeName} ·`);
+    await expect(changeText).not.toContainText(`직급 ${target!.gradeId} ·`);
     await expect(page.getByText('아직 실행하지 않았습니다', { exact: false })).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/simulation-draft-ko-1440.png`, fullPage: true });
     await page.getByRole('button', { name: '실행' }).click();
@@ -136,6 +145,8 @@ test.describe('what-if simulations', () => {
     await expect(drawer.getByRole('columnheader', { name: '실제' })).toBeVisible();
     await expect(drawer.getByRole('columnheader', { name: '시뮬레이션' })).toBeVisible();
     await expect(drawer.locator('.sim-changed').first()).toBeVisible();
+    // Each side counts its lines with the Korean counter.
+    await expect(drawer.getByText(/^실제 \([\d,]+건\)$/).first()).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/simulation-explain-ko-1440.png` });
     expect(await seriousViolations(page)).toEqual([]);
     expect(consoleLog.errors).toEqual([]);
@@ -167,6 +178,8 @@ test.describe('what-if simulations', () => {
           await page.goto(href!);
           await expect(page.locator('.sim-results .sim-total').first()).toBeVisible();
           await expect(page.locator('.sim-agent-table .ant-table-row').first()).toBeVisible();
+          // The histogram's chart library comes after the page: the named chart, not its spinner, is pictured.
+          await expect(page.getByRole('img', { name: lang === 'ko' ? '차이 분포' : 'Distribution of differences' })).toBeVisible();
           await page.screenshot({ path: `${SHOTS}/simulation-results-${lang}-${width}.png`, fullPage: true });
           // Nothing but the tables' own scroll boxes goes sideways.
           const scroll = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

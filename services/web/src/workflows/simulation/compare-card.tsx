@@ -15,7 +15,7 @@ export function CompareCard({ simulationId, baseMonth }: { simulationId: number;
     queryKey: ['simulations', 'list', { baseMonth, status: 'DONE', pageSize: 100 }],
     queryFn: () => listSimulations({ baseMonth, status: 'DONE', pageSize: 100, pageNum: 1, sortField: 'createdAt', sortOrder: 'DESC' }),
   });
-  const options = (candidates.data?.items ?? []).filter((s) => s.id !== simulationId).map((s) => ({ value: s.id, label: s.name }));
+  const options = (candidates.data?.list ?? []).filter((s) => s.id !== simulationId).map((s) => ({ value: s.id, label: s.name }));
   const compare = useQuery({
     queryKey: ['simulations', 'compare', simulationId, other],
     enabled: other !== undefined,

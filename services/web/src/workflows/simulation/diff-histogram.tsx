@@ -1,24 +1,15 @@
-import { BarChart } from 'echarts/charts';
-import { AriaComponent, GridComponent, TooltipComponent } from 'echarts/components';
-import * as echarts from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
-import { useEffect, useRef } from 'react';
+import { useMemo } from 'react';
+import EChart, { type ChartOption } from '../../shared/echart.js';
 import type { Bucket } from './simulation-api.js';
 import { bucketLabel, directionOf } from './simulation-model.js';
-
-echarts.use([BarChart, GridComponent, TooltipComponent, AriaComponent, CanvasRenderer]);
 
 // The same green / red as the difference cells (WCAG AA on white), grey for no change.
 const COLOURS = { up: '#237804', down: '#cf1322', same: '#8c8c8c' } as const;
 
 /** How many agents moved by how much: one bar per bucket of gross differences, losses red, gains green. */
-export function DiffHistogram({ title, buckets, countName }: { title: string; buckets: Bucket[]; countName: string }) {
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!box.current) return;
-    const chart = echarts.init(box.current);
-    chart.setOption({
-      aria: { enabled: true },
+export default function DiffHistogram({ title, buckets, countName }: { title: string; buckets: Bucket[]; countName: string }) {
+  const option = useMemo<ChartOption>(
+    () => ({
       tooltip: { trigger: 'axis' },
       grid: { left: 48, right: 16, top: 16, bottom: 80 },
       xAxis: { type: 'category', data: buckets.map(bucketLabel), axisLabel: { rotate: 35, fontSize: 11 } },
@@ -34,18 +25,8 @@ export function DiffHistogram({ title, buckets, countName }: { title: string; bu
           }),
         },
       ],
-    });
-    const observer = new ResizeObserver(() => chart.resize());
-    observer.observe(box.current);
-    return () => {
-      observer.disconnect();
-      chart.dispose();
-    };
-  }, [buckets, countName]);
-  // ECharts' aria option writes its own aria-label on the chart box, so the named image is the wrapper.
-  return (
-    <div role="img" aria-label={title}>
-      <div ref={box} className="sim-histogram" />
-    </div>
+    }),
+    [buckets, countName],
   );
+  return <EChart label={title} option={option} className="sim-histogram" />;
 }

@@ -32,10 +32,16 @@ export function totalDiff(real: string | null | undefined, simulated: string | n
   return a === b ? undefined : fromCents(b - a);
 }
 
+const RUN_IDS = new Set(['ledgerId', 'osId', 'basis']);
+
 /** A line's identity without the ids the two runs number differently. */
 function lineKey(line: Line): string {
-  const { ledgerId: _l, osId: _o, basis: _b, ...rest } = line;
-  return JSON.stringify(Object.keys(rest).sort().map((k) => [k, rest[k]]));
+  return JSON.stringify(
+    Object.keys(line)
+      .filter((k) => !RUN_IDS.has(k))
+      .sort()
+      .map((k) => [k, line[k]]),
+  );
 }
 
 /** Indexes of the lines of `side` that have no equal line on `other` (each line matched once). */

@@ -117,6 +117,8 @@ export function RuleChangeCard({
               key={f.key}
               name={[index, 'values', f.key]}
               label={fieldLabel(f)}
+              // The new row's first day decides which contracts it prices: say so where it is picked.
+              extra={f.key === 'effectiveFrom' ? t('sim.contractDateHint') : undefined}
               valuePropName={f.kind === 'bool' ? 'checked' : 'value'}
               rules={f.required && f.kind !== 'bool' ? [{ required: true, message: t('login.required') }] : []}
             >

@@ -4,6 +4,7 @@ import { useI18n } from '../../i18n/i18n.js';
 import { ErrorNotice } from '../../resources/error-notice.js';
 import { kindValue } from '../../resources/field-value.js';
 import { formatCount, formatMoney, formatRate } from '../../shared/format.js';
+import { ScrollRegion } from '../../shared/scroll-region.js';
 import { Loading } from '../../shell/app-layout.js';
 import { lineColumns, SECTION_TITLES, TOTAL_TITLES, type LineKind } from '../explain-columns.js';
 import { agentExplain, type Explain } from './simulation-api.js';
@@ -38,22 +39,22 @@ export function SideBySideExplain({ simulationId, agentId, agentName, onClose }:
       {explain.data && (
         <>
           {!real && <Alert type="info" showIcon className="list-toolbar" title={t('sim.noRealMonth')} />}
-          <div className="scroll-region" tabIndex={0} role="region" aria-label={t('sim.figure')}>
-          <Table
-            size="small"
-            className="sim-explain-totals"
-            rowKey="key"
-            pagination={false}
-            rowClassName={(r) => (totalDiff(r.real, r.sim) ? 'sim-changed' : '')}
-            dataSource={totals}
-            columns={[
-              { key: 'title', title: t('sim.figure'), render: (_: unknown, r) => (r.key === 'taxRate' ? t(r.title) : t('common.moneyTitle', { title: t(r.title) })) },
-              { key: 'real', title: t('sim.real'), align: 'right', render: (_: unknown, r) => <span className="money">{r.key === 'taxRate' ? formatRate(r.real) : formatMoney(r.real)}</span> },
-              { key: 'sim', title: t('sim.simulated'), align: 'right', render: (_: unknown, r) => <span className="money">{r.key === 'taxRate' ? formatRate(r.sim) : formatMoney(r.sim)}</span> },
-              { key: 'diff', title: t('sim.diff'), align: 'right', render: (_: unknown, r) => (r.key === 'taxRate' ? '' : <Diff value={totalDiff(r.real, r.sim) ?? '0.00'} />) },
-            ]}
-          />
-          </div>
+          <ScrollRegion label={t('sim.figure')}>
+            <Table
+              size="small"
+              className="sim-explain-totals"
+              rowKey="key"
+              pagination={false}
+              rowClassName={(r) => (totalDiff(r.real, r.sim) ? 'sim-changed' : '')}
+              dataSource={totals}
+              columns={[
+                { key: 'title', title: t('sim.figure'), render: (_: unknown, r) => (r.key === 'taxRate' ? t(r.title) : t('common.moneyTitle', { title: t(r.title) })) },
+                { key: 'real', title: t('sim.real'), align: 'right', render: (_: unknown, r) => <span className="money">{r.key === 'taxRate' ? formatRate(r.real) : formatMoney(r.real)}</span> },
+                { key: 'sim', title: t('sim.simulated'), align: 'right', render: (_: unknown, r) => <span className="money">{r.key === 'taxRate' ? formatRate(r.sim) : formatMoney(r.sim)}</span> },
+                { key: 'diff', title: t('sim.diff'), align: 'right', render: (_: unknown, r) => (r.key === 'taxRate' ? '' : <Diff value={totalDiff(r.real, r.sim) ?? '0.00'} />) },
+              ]}
+            />
+          </ScrollRegion>
           {Object.entries(SECTION_TITLES).map(([key, title]) => {
             const left = (real?.sections[key] ?? []) as Line[];
             const right = (sim?.sections[key] ?? []) as Line[];
@@ -66,11 +67,11 @@ export function SideBySideExplain({ simulationId, agentId, agentName, onClose }:
                 <h3 className="card-title">{t(title)}</h3>
                 <Row gutter={[16, 8]}>
                   <Col xs={24} xl={12}>
-                    <Typography.Text strong>{t('sim.realLines', { count: left.length })}</Typography.Text>
+                    <Typography.Text strong>{t(left.length === 1 ? 'sim.realLinesOne' : 'sim.realLines', { count: formatCount(left.length) })}</Typography.Text>
                     <Lines rows={left} changed={changedLeft} first={first} label={`${t(title)} · ${t('sim.real')}`} />
                   </Col>
                   <Col xs={24} xl={12}>
-                    <Typography.Text strong>{t('sim.simulatedLines', { count: right.length })}</Typography.Text>
+                    <Typography.Text strong>{t(right.length === 1 ? 'sim.simulatedLinesOne' : 'sim.simulatedLines', { count: formatCount(right.length) })}</Typography.Text>
                     <Lines rows={right} changed={changedRight} first={first} label={`${t(title)} · ${t('sim.simulated')}`} />
                   </Col>
                 </Row>
@@ -93,28 +94,27 @@ function Lines({ rows, changed, first, label }: { rows: Line[]; changed: Set<num
     if (kind === 'count') return formatCount(value as number);
     return kindValue(kind, value, t);
   };
-  // The wrapper scrolls (not the table) so that a keyboard can reach and scroll it (axe scrollable-region-focusable).
   return (
-    <div className="scroll-region" tabIndex={0} role="region" aria-label={label}>
-    <Table<Line>
-      size="small"
-      rowKey={(_r, i) => String(i)}
-      pagination={false}
-      rowClassName={(_r, i) => (changed.has(i) ? 'sim-changed' : '')}
-      dataSource={rows}
-      // The policy, then the columns that differ between the two sides, then the rest.
-      columns={[...lineColumns(rows)]
-        .sort((a, b) => rank(a.key) - rank(b.key))
-        .map((c) => ({
-        key: c.key,
-        dataIndex: c.key,
-        title: c.kind === 'money' ? t('common.moneyTitle', { title: t(c.label) }) : t(c.label),
-        align: c.kind === 'money' || c.kind === 'rate' ? ('right' as const) : undefined,
-        className: first.has(c.key) ? 'sim-changed-col' : undefined,
-        render: (v: unknown) => cell(c.kind, v),
-      }))}
-    />
-    </div>
+    <ScrollRegion label={label}>
+      <Table<Line>
+        size="small"
+        rowKey={(_r, i) => String(i)}
+        pagination={false}
+        rowClassName={(_r, i) => (changed.has(i) ? 'sim-changed' : '')}
+        dataSource={rows}
+        // The policy, then the columns that differ between the two sides, then the rest.
+        columns={[...lineColumns(rows)]
+          .sort((a, b) => rank(a.key) - rank(b.key))
+          .map((c) => ({
+          key: c.key,
+          dataIndex: c.key,
+          title: c.kind === 'money' ? t('common.moneyTitle', { title: t(c.label) }) : t(c.label),
+          align: c.kind === 'money' || c.kind === 'rate' ? ('right' as const) : undefined,
+          className: first.has(c.key) ? 'sim-changed-col' : undefined,
+          render: (v: unknown) => cell(c.kind, v),
+        }))}
+      />
+    </ScrollRegion>
   );
 }
 

@@ -167,41 +167,25 @@ export interface Compare {
   totals: { grossA: string; grossB: string; diff: string };
 }
 
-/** The kit's page envelope of these routes. */
-export interface Paged<T> {
-  items: T[];
-  total: number;
-  page: number;
-  size: number;
-}
-
 type Query = Record<string, string | number>;
 
 const get = async <T>(path: string, query?: Query): Promise<T> =>
   unwrap<T>(await dynamicApi.GET(path, query ? { params: { query } } : {}));
 
 /**
- * The list is the kit's resource list (`pageNum`, `pageSize`, `sortField`, `sortOrder`, filters by field name;
- * answer `{ list, total, pageNum, pageSize }`); read as the same page shape as the workflow routes.
+ * Both lists answer the kit's page (`{ list, total, pageNum, pageSize, pages }`, read as every other list is):
+ * the simulations are the kit's resource list (`pageNum`, `pageSize`, `sortField`, `sortOrder`, filters by
+ * field name), an agent's results take `pageNum`, `pageSize` and `sort`.
  */
-export const listSimulations = (query: Query) => getPage<SimulationRow>(SIMULATIONS, query);
+export const listSimulations = (query: Query) => get<PageResponse<SimulationRow>>(SIMULATIONS, query);
+export const listAgentResults = (id: number, query: Query) => get<PageResponse<AgentResult>>(`${SIMULATIONS}/${id}/agents`, query);
 
-async function getPage<T>(path: string, query: Query): Promise<Paged<T>> {
-  const page = await get<Partial<PageResponse<T>> & Partial<Paged<T>>>(path, query);
-  return {
-    items: page.list ?? page.items ?? [],
-    total: page.total ?? 0,
-    page: page.pageNum ?? page.page ?? 1,
-    size: page.pageSize ?? page.size ?? 20,
-  };
-}
 export async function getSimulation(id: number): Promise<SimulationDetail> {
   const detail = await get<SimulationRow & { changes?: SimulationChange[] }>(`${SIMULATIONS}/${id}`);
   return { ...detail, scopeAgentIds: detail.scopeAgentIds ?? [], changes: detail.changes ?? [] };
 }
 export const ruleTables = () => get<RuleTable[]>(`${SIMULATIONS}/rule-tables`);
 export const getSummary = (id: number) => get<Summary>(`${SIMULATIONS}/${id}/summary`);
-export const listAgentResults = (id: number, query: Query) => getPage<AgentResult>(`${SIMULATIONS}/${id}/agents`, query);
 export const orgResults = (id: number) => get<OrgResult[]>(`${SIMULATIONS}/${id}/orgs`);
 export const agentExplain = (id: number, agentId: number) => get<SideBySide>(`${SIMULATIONS}/${id}/agents/${agentId}/explain`);
 export const compareSimulations = (a: number, b: number) => get<Compare>(`${SIMULATIONS}/compare`, { a, b });

@@ -44,7 +44,7 @@ export default function SimulationListPage() {
     placeholderData: (previous) => previous,
     queryFn: () => listSimulations(query),
     // A running simulation's bar moves on the list too.
-    refetchInterval: (q) => (q.state.data?.items.some((r) => isActive(r.status)) ? 2000 : false),
+    refetchInterval: (q) => (q.state.data?.list.some((r) => isActive(r.status)) ? 2000 : false),
   });
 
   const remove = (row: SimulationRow) =>
@@ -117,7 +117,7 @@ export default function SimulationListPage() {
     ...(can('DELETE') ? [{ key: 'actions', title: t('common.actions'), render: (_: unknown, row: SimulationRow) => deleteButton(row) }] : []),
   ];
 
-  const rows = list.data?.items ?? [];
+  const rows = list.data?.list ?? [];
   const pager = (
     <Pagination
       current={state.pageNum}

@@ -33,7 +33,7 @@ export function statusTone(status: SimulationStatus): string {
       return 'warn';
     case 'FAILED':
       return 'bad';
-    default:
+    case 'DRAFT':
       return 'plain';
   }
 }

@@ -1,18 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Input, Row, Segmented, Statistic, Table, Typography, type TableProps } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.js';
 import { ErrorNotice } from '../../resources/error-notice.js';
 import { RefSelect } from '../../resources/ref-select.js';
 import { PAGE_SIZES, useListState } from '../../resources/url-state.js';
 import { formatCount, formatMoney } from '../../shared/format.js';
+import { ScrollRegion } from '../../shared/scroll-region.js';
 import { listAgentResults, getSummary, orgResults, type AgentResult, type ChangeMoved, type Direction, type OrgResult, type SimulationChange } from './simulation-api.js';
 import { Diff, DiffPct } from './simulation-bits.js';
-import { DiffHistogram } from './diff-histogram.js';
 import { orgTree, serverSort, type OrgNode } from './simulation-model.js';
 import { SideBySideExplain } from './side-by-side-explain.js';
 import { ChangeText } from './change-text.js';
+import { Loading } from '../../shell/app-layout.js';
 import { useRuleTableName } from './rule-change-card.js';
+
+// The chart library is fetched when a run's results are shown, not with the page.
+const DiffHistogram = lazy(() => import('./diff-histogram.js'));
 
 const EXTRA_KEYS = ['direction', 'orgId', 'keyword'] as const;
 const AGENT_SORTS = new Set(['grossDiff', 'grossDiffPct', 'agentName', 'grossBefore', 'grossAfter', 'netDiff']);
@@ -82,33 +86,35 @@ export function SimulationResults({ simulationId, changes }: { simulationId: num
           <Row gutter={[12, 12]} className="list-toolbar">
             <Col xs={24} lg={12}>
               <Card size="small" title={<h2 className="card-title">{t('sim.histogram')}</h2>}>
-                <DiffHistogram title={t('sim.histogram')} buckets={s.histogram} countName={t('sim.agentCount')} />
+                <Suspense fallback={<Loading />}>
+                  <DiffHistogram title={t('sim.histogram')} buckets={s.histogram} countName={t('sim.agentCount')} />
+                </Suspense>
               </Card>
             </Col>
             <Col xs={24} lg={12}>
               <Card size="small" title={<h2 className="card-title">{t('sim.byChange')}</h2>}>
-                {/* The wrapper scrolls, so a keyboard can reach it (the table holds no link to focus). */}
-                <div className="scroll-region" tabIndex={0} role="region" aria-label={t('sim.byChange')}>
-                <Table<ChangeMoved>
-                  size="small"
-                  rowKey="changeId"
-                  pagination={false}
-                  dataSource={s.changes}
-                  columns={[
-                    { key: 'table', title: t('sim.ruleTable'), className: 'nowrap', render: (_: unknown, r) => tableName(r.ruleTable) },
-                    { key: 'action', title: t('sim.action'), className: 'nowrap', render: (_: unknown, r) => t(`sim.action.${r.action}`) },
-                    {
-                      key: 'label',
-                      title: t('sim.changeLabel'),
-                      render: (_: unknown, r) => {
-                        const full = changes.find((c) => c.changeId === r.changeId);
-                        return full ? <ChangeText change={full} /> : r.label;
+                <ScrollRegion label={t('sim.byChange')}>
+                  <Table<ChangeMoved>
+                    size="small"
+                    rowKey="changeId"
+                    pagination={false}
+                    dataSource={s.changes}
+                    columns={[
+                      { key: 'table', title: t('sim.ruleTable'), className: 'nowrap', render: (_: unknown, r) => tableName(r.ruleTable) },
+                      { key: 'action', title: t('sim.action'), className: 'nowrap', render: (_: unknown, r) => t(`sim.action.${r.action}`) },
+                      // before the change's long text, so that the figure is in sight on a half-width card
+                      { key: 'amountMoved', title: won(t('sim.amountMoved')), align: 'right', className: 'nowrap', render: (_: unknown, r) => <Diff value={r.amountMoved} /> },
+                      {
+                        key: 'label',
+                        title: t('sim.changeLabel'),
+                        render: (_: unknown, r) => {
+                          const full = changes.find((c) => c.changeId === r.changeId);
+                          return full ? <ChangeText change={full} /> : r.label;
+                        },
                       },
-                    },
-                    { key: 'amountMoved', title: won(t('sim.amountMoved')), align: 'right', className: 'nowrap', render: (_: unknown, r) => <Diff value={r.amountMoved} /> },
-                  ]}
-                />
-                </div>
+                    ]}
+                  />
+                </ScrollRegion>
               </Card>
             </Col>
             <Col xs={24} lg={12}>
@@ -201,7 +207,7 @@ function AgentResults({ simulationId, onExplain }: { simulationId: number; onExp
         className="sim-agent-table"
         loading={list.isFetching}
         columns={columns}
-        dataSource={list.data?.items ?? []}
+        dataSource={list.data?.list ?? []}
         scroll={{ x: 'max-content' }}
         pagination={{
           current: state.pageNum,
