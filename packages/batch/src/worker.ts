@@ -130,7 +130,7 @@ export async function startStepWorkers(options: StartStepWorkersOptions): Promis
   let closing: Promise<void> | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'closing batch step workers');
-    close()
+    void close()
       .then(
         () => 0,
         (err: unknown) => {

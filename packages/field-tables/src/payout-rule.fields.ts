@@ -15,7 +15,7 @@ export const INSURANCE_TYPE_CODE = {
  */
 export const payoutRuleFields = {
   ruleId: f.id().label('Rule ID'),
-  gradeId: f.ref().required().sort().filter().label('Grade ID'),
+  gradeId: f.ref().required().sort().filter(),
   gradeName: f.joined('g.grade_name', 'text').search().label('Grade').export({ width: 20 }),
   insuranceType: f.text(INSURANCE_TYPE_CODE).required().sort().search().filter().label('Insurance type'),
   insuranceTypeName: f.codeName('INSURANCE_TYPE', 'insuranceType').export(false),

@@ -119,7 +119,7 @@ export const kpiCumulativeResource = defineResource({
     orgName: f.joined('o.org_name', 'text').search().sort().label('Organization'),
     agentId: f.ref().filter(),
     agentName: f.joined('a.agent_name', 'text').search().sort().label('Agent'),
-    gradeId: f.ref().filter().label('Grade ID'),
+    gradeId: f.ref().filter(),
     gradeName: f.joined('g.grade_name', 'text').label('Grade'),
     monthsCount: f.int().label('Months'),
     newContracts: f.int().sort().label('New contracts'),

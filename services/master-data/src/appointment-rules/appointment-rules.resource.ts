@@ -21,7 +21,7 @@ export const appointmentRuleResource = defineResource({
   baseQuery: (db) => db.selectFrom('appointment_rule as apr').leftJoin('grade as g', 'g.grade_id', 'apr.grade_id'),
   fields: {
     ruleId: f.id().label('Rule ID'),
-    gradeId: f.ref().required().sort().filter().label('Grade ID'),
+    gradeId: f.ref().required().sort().filter(),
     gradeName: f.joined('g.grade_name', 'text').search().label('Grade').export({ width: 20 }),
     months: f.int({ min: 1, max: 120 }).required().sort().label('Months'),
     monthlyAmount: f.money().required().refine(nonNegative).sort().label('Monthly amount'),
