@@ -11,12 +11,17 @@
  *      before), BENCH_SEED (web-bench), BENCH_WEB_DB (csp_bench_web_<contracts>: created and generated when missing,
  *      always kept), BENCH_BASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
  *      BENCH_RUNS (12 per browser figure), BENCH_LH_RUNS (3 Lighthouse rounds), BENCH_PARTS (cold,nav,picker,lighthouse; also preload-ab:
- *      index.html with and without the route preload, alternating),
- *      BENCH_WEB_NO_BUILD=1 serves services/web/dist as it is (else `vite build` first),
+ *      index.html with and without the route preload, alternating; waterfall: the requests of one cold load of
+ *      the settlement list and of the cockpit, printed with their start and end, and the cockpit's cold load figure),
+ *      BENCH_WEB_NO_BUILD=1 serves the build as it is (else `vite build` first),
+ *      WEB_DIST_DIR: build into and serve this folder instead of services/web/dist (which the browser tests serve),
+ *      BENCH_AB_DIST: another build's folder (e.g. of the commit before): part `build-ab` copies its assets beside the
+ *      served ones and alternates cold loads of its index.html (A) and the served one (B), settlement list and cockpit,
  *      BENCH_LH_DIR: a folder for the Lighthouse reports (JSON),
  *      BENCH_WEB_PLATFORM: the `PLATFORM {json}` line of a services/web/test/platform/serve.ts already running on the book.
  * The first start on a new book settles its month (minutes on 1M contracts); later starts reuse it.
  * Figures are taken inside the page (performance.now()); the load average is printed with each part.
+ * A small book: BENCH_CONTRACTS=3000 BENCH_AGENTS=60 (the browser tests' demo book size; its own database).
  */
 import { loadavg } from 'node:os';
 import { runFromSource } from './lib/run-from-source.js';
@@ -43,6 +48,7 @@ async function main(): Promise<void> {
   const { buildWebClient, startWebPlatform } = await import('./lib/web-platform.js');
   const measure = await import('./lib/web-measure.js');
   const { lighthouseScores } = await import('./lib/web-lighthouse.js');
+  const waterfall = await import('./lib/web-waterfall.js');
   const { chromium } = await import('playwright-core');
 
   const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 1_000_000);
@@ -63,7 +69,8 @@ async function main(): Promise<void> {
     migrate: !process.env.BENCH_WEB_PLATFORM,
   });
   log(`book: ${book.contracts} contracts, ${book.agents} agents, month ${book.month} (${book.origin})`);
-  if (process.env.BENCH_WEB_NO_BUILD !== '1') await buildWebClient();
+  // the platform's gateway reads WEB_DIST_DIR from the environment it inherits
+  if (process.env.BENCH_WEB_NO_BUILD !== '1') await buildWebClient(process.env.WEB_DIST_DIR);
   // BENCH_WEB_PLATFORM: the `PLATFORM {json}` line of a serve.ts already running on the book (quicker reruns)
   const running = process.env.BENCH_WEB_PLATFORM;
   const platform = running
@@ -71,6 +78,7 @@ async function main(): Promise<void> {
     : await startWebPlatform({ databaseUrl: book.url, month: book.month, log });
   const rows: Row[] = [];
   const lighthouseRows: string[] = [];
+  const waterfallLines: string[] = [];
   try {
     const session = await measure.signIn(platform.url, platform.users.admin);
     const settleList = `/settle?settleMonth=${platform.month}`;
@@ -89,6 +97,44 @@ async function main(): Promise<void> {
         const p95 = measure.percentile(runs, 95);
         rows.push({ figure: 'cold first load, settlement list', runs, unit: 'ms', target: 'p95 < 1000 ms', ok: p95 < 1000, load: load(), note: `wall clock incl. Playwright: p50 ${Math.round(measure.percentile(walls, 50))} ms` });
         log(`cold loads (ms): ${runs.map(Math.round).join(' ')}`);
+      }
+
+      if (PARTS.has('waterfall')) {
+        // not counted: the server's first queries of the month warm its caches
+        await waterfall.recordWaterfall(browser, platform.url, session, settleList, waterfall.listShown, '/settle');
+        await waterfall.recordWaterfall(browser, platform.url, session, '/', waterfall.cockpitShown, platform.month);
+        const list = await waterfall.recordWaterfall(browser, platform.url, session, settleList, waterfall.listShown, '/settle');
+        const cockpit = await waterfall.recordWaterfall(browser, platform.url, session, '/', waterfall.cockpitShown, platform.month);
+        waterfallLines.push(...waterfall.formatWaterfall(list), ...waterfall.formatWaterfall(cockpit), `  (load ${load()})`);
+        const runs: number[] = [];
+        for (let i = 0; i < RUNS; i++) runs.push((await waterfall.recordWaterfall(browser, platform.url, session, '/', waterfall.cockpitShown, platform.month)).readyMs);
+        rows.push({ figure: 'cold first load, cockpit (home)', runs, unit: 'ms', target: 'p95 < 1000 ms', ok: measure.percentile(runs, 95) < 1000, load: load(), note: "the latest run's month drawn" });
+        log(`cockpit cold loads (ms): ${runs.map(Math.round).join(' ')}`);
+      }
+
+      if (PARTS.has('build-ab')) {
+        const other = process.env.BENCH_AB_DIST;
+        const served = process.env.WEB_DIST_DIR;
+        if (!other || !served) throw new Error('build-ab needs BENCH_AB_DIST and WEB_DIST_DIR (the served copy, which gets the other assets)');
+        const { cp, readFile } = await import('node:fs/promises');
+        await cp(`${other}/assets`, `${served}/assets`, { recursive: true, force: false });
+        const html = await readFile(`${other}/index.html`, 'utf8');
+        for (const [name, path, probe, arg] of [
+          ['settlement list', settleList, waterfall.listShown, '/settle'],
+          ['cockpit (home)', '/', waterfall.cockpitShown, platform.month],
+        ] as const) {
+          const a: number[] = [];
+          const b: number[] = [];
+          await waterfall.recordWaterfall(browser, platform.url, session, path, probe, arg); // not counted
+          for (let i = 0; i < RUNS; i++) {
+            a.push((await waterfall.recordWaterfall(browser, platform.url, session, path, probe, arg, html)).readyMs);
+            b.push((await waterfall.recordWaterfall(browser, platform.url, session, path, probe, arg)).readyMs);
+          }
+          const abLoad = load();
+          rows.push({ figure: `A/B ${name}: A (${other.replace(/^.*\//, '')})`, runs: a, unit: 'ms', target: '-', ok: true, load: abLoad });
+          rows.push({ figure: `A/B ${name}: B (served)`, runs: b, unit: 'ms', target: '-', ok: true, load: abLoad, note: `p50 ratio B/A ${(measure.percentile(b, 50) / measure.percentile(a, 50)).toFixed(2)}` });
+          log(`A/B ${name}: A ${a.map(Math.round).join(' ')}; B ${b.map(Math.round).join(' ')}`);
+        }
       }
 
       if (PARTS.has('preload-ab')) {
@@ -197,5 +243,6 @@ async function main(): Promise<void> {
     console.log(`  ${r.figure.padEnd(44)} ${String(r.runs.length).padStart(4)} ${f(best)} ${f(p50)} ${f(p95)}  ${r.target.padEnd(14)} ${(r.ok ? 'OK' : 'MISSED').padEnd(6)} ${r.load}${r.note ? `  (${r.note})` : ''}`);
   }
   for (const line of lighthouseRows) console.log(line);
+  for (const line of waterfallLines) console.log(line);
   if (rows.some((r) => !r.ok)) process.exitCode = 1;
 }

@@ -17,10 +17,14 @@ export interface WebPlatform {
   stop(): Promise<void>;
 }
 
-/** Builds the web client the gateway serves (services/web/dist) with vite, as `pnpm build` does after its checks. */
-export async function buildWebClient(): Promise<void> {
+/**
+ * Builds the web client with vite, as `pnpm build` does after its checks: into services/web/dist, or into
+ * `outDir` (the bench's own copy, served through WEB_DIST_DIR, while browser tests serve dist).
+ */
+export async function buildWebClient(outDir?: string): Promise<void> {
+  const args = ['exec', 'vite', 'build', '--logLevel', 'warn', ...(outDir ? ['--outDir', outDir, '--emptyOutDir'] : [])];
   await new Promise<void>((resolve, reject) => {
-    const child = spawn('pnpm', ['exec', 'vite', 'build', '--logLevel', 'warn'], { cwd: join(ROOT, 'services/web'), stdio: 'inherit' });
+    const child = spawn('pnpm', args, { cwd: join(ROOT, 'services/web'), stdio: 'inherit' });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vite build exited with ${code}`))));
   });

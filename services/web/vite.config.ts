@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { bootScript } from './src/api/boot-fetch.js';
 
 const ROUTES_FILE = fileURLToPath(new URL('./src/routes.tsx', import.meta.url));
 
@@ -17,6 +18,13 @@ function routePattern(path: string): string {
     .map((p) => (p === '*' ? '.*' : p.startsWith(':') ? '[^/]+' : p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')));
   if (parts.length === 0) return '^/$';
   return `^/${parts.join('/')}/?$`.replace('/.*/?$', '(/.*)?$');
+}
+
+/** An inline script put into the page before the first match of `before`. */
+function insertScript(html: string, script: string, before: RegExp): string {
+  const at = html.search(before);
+  if (at < 0) throw new Error(`index.html: no place for an inline script (${before.source})`);
+  return `${html.slice(0, at)}<script>${script}</script>\n    ${html.slice(at)}`;
 }
 
 /**
@@ -32,12 +40,12 @@ function routePreload(): Plugin {
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler(_html, ctx) {
+      handler(html, ctx) {
         const bundle = ctx.bundle;
         if (!bundle) return;
         const source = readFileSync(ROUTES_FILE, 'utf8');
         const modules = new Map<string, string>();
-        for (const m of source.matchAll(/const (\w+) = lazy\(\(\) => import\('\.\/([^']+)\.js'\)\)/g)) modules.set(m[1]!, `/src/${m[2]}.tsx`);
+        for (const m of source.matchAll(/const (\w+) = (?:lazy|page)\(\(\) => import\('\.\/([^']+)\.js'\)\)/g)) modules.set(m[1]!, `/src/${m[2]}.tsx`);
         const routes: { pattern: string; page: string }[] = [];
         for (const m of source.matchAll(/(?:path: '([^']+)'|index: true)[\s\S]{0,160}?<(\w+Page) \/>/g)) {
           if (modules.has(m[2]!)) routes.push({ pattern: routePattern(m[1] ?? '/'), page: m[2]! });
@@ -66,8 +74,26 @@ function routePreload(): Plugin {
           `(function(){var r=${JSON.stringify(table)},p=location.pathname;` +
           `for(var i=0;i<r.length;i++){if(new RegExp(r[i][0]).test(p)){r[i][1].forEach(function(f){` +
           `var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href='/'+f;document.head.appendChild(l)});return}}})()`;
-        return [{ tag: 'script', children: script, injectTo: 'head' }];
+        // after the entry's own files (asked for first), before the stylesheet (a classic script waits for the stylesheets above it)
+        return insertScript(html, script, /<link rel="stylesheet"|<\/head>/);
       },
+    },
+  };
+}
+
+/**
+ * The first load's calls started by index.html itself, while the app's code is still on its way
+ * (src/api/boot-fetch.ts, whose source is inlined here). Asked for after the code: a browser talks to
+ * one host over six connections (HTTP/1.1), and calls that wait on the server would hold them.
+ */
+function bootCalls(): Plugin {
+  return {
+    name: 'csp-boot-calls',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      // after the route preload's script (plugins run in order): the page's code is asked for before the calls
+      handler: (html) => insertScript(html, bootScript(), /<link rel="stylesheet"|<\/head>/),
     },
   };
 }
@@ -97,7 +123,7 @@ function precompress(): Plugin {
 
 /** `pnpm dev:web`: the app on :3000, `/api` proxied to the gateway (GATEWAY_URL, default :8080). */
 export default defineConfig({
-  plugins: [react(), routePreload(), precompress()],
+  plugins: [react(), routePreload(), bootCalls(), precompress()],
   server: {
     port: 3000,
     strictPort: true,

@@ -9,7 +9,7 @@ import { AuthProvider } from './auth/auth.js';
 import { I18nProvider, useI18n } from './i18n/i18n.js';
 import { router } from './routes.js';
 
-const queryClient = new QueryClient({
+export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       staleTime: 30_000,

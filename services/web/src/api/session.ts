@@ -1,3 +1,5 @@
+import { dropBootAnswers, takeBootAnswer } from './boot-fetch.js';
+
 /**
  * Tokens of the signed-in user (localStorage, so a reload keeps the session) and the fetch every API
  * call goes through: it adds the bearer token and, when the access token has expired (A001), trades
@@ -23,6 +25,7 @@ export function readTokens(): Tokens | null {
 }
 
 export function writeTokens(tokens: Tokens | null): void {
+  dropBootAnswers();
   if (tokens) localStorage.setItem(KEY, JSON.stringify(tokens));
   else {
     localStorage.removeItem(KEY);
@@ -76,7 +79,10 @@ function withToken(request: Request, tokens: Tokens | null): Request {
 export async function authFetch(input: Request): Promise<Response> {
   const retry = input.clone();
   const tokens = readTokens();
-  const response = await fetch(withToken(input, tokens));
+  // The first load's calls were started by index.html already (boot-fetch.ts); a change makes them stale.
+  if (input.method !== 'GET') dropBootAnswers();
+  const early = input.method === 'GET' ? await takeBootAnswer(input.url, tokens?.accessToken)?.catch(() => undefined) : undefined;
+  const response = early ?? (await fetch(withToken(input, tokens)));
   if (!tokens || !(await isExpired(response))) return response;
   const fresh = await refreshOnce();
   if (!fresh) return response;

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api } from '../api/client.js';
 import { unwrap } from '../api/envelope.js';
@@ -22,6 +22,13 @@ interface Auth {
 const Ctx = createContext<Auth | null>(null);
 export const ME_KEY = ['auth', 'me'] as const;
 
+/** `/api/auth/me`: the query of the provider below, also fetched by main.tsx before the first render. */
+export const meQuery = queryOptions({
+  queryKey: ME_KEY,
+  staleTime: 5 * 60_000,
+  queryFn: async () => unwrap<CurrentUser>(await api.GET('/api/auth/me')),
+});
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [tokens, setTokens] = useState<Tokens | null>(readTokens);
@@ -34,12 +41,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
-  const me = useQuery({
-    queryKey: ME_KEY,
-    enabled: tokens !== null,
-    staleTime: 5 * 60_000,
-    queryFn: async () => unwrap<CurrentUser>(await api.GET('/api/auth/me')),
-  });
+  const me = useQuery({ ...meQuery, enabled: tokens !== null });
 
   const login = useCallback(
     async (loginId: string, password: string) => {

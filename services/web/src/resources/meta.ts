@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { dynamicApi } from '../api/client.js';
 import { ApiError, unwrap } from '../api/envelope.js';
 import { readWarm, writeWarm } from '../api/warm-cache.js';
@@ -73,38 +73,41 @@ export interface ResourceMeta {
 /** Metadata answers that lacked a service (the gateway's `unavailable`): refreshed after seconds, not minutes. */
 const partialAnswers = new WeakSet<ResourceMeta[]>();
 
-export function useResourceMeta(enabled = true) {
-  return useQuery({
-    queryKey: ['meta', 'resources'],
-    enabled,
-    // Changes only with a deployment: revalidated at start (the warm copy is dated 0), then kept a while;
-    // an answer missing a service that did not reply in time is asked again soon.
-    staleTime: (query) => (partialAnswers.has(query.state.data as ResourceMeta[]) ? 5_000 : 10 * 60_000),
-    retry: false,
-    initialData: () => (enabled ? readWarm<ResourceMeta[]>('meta') : undefined),
-    initialDataUpdatedAt: 0,
-    queryFn: async () => {
-      try {
-        const { resources, unavailable = [] } = unwrap<{ resources: ResourceMeta[]; unavailable?: string[] }>(
-          await dynamicApi.GET('/api/meta/resources', {}),
-        );
-        if (unavailable.length === 0) {
-          writeWarm('meta', resources);
-          return resources;
-        }
-        // A service that did not answer in time (the gateway names it) keeps what was known of it, so its pages
-        // do not turn into "not available"; a partial answer is never kept warm.
-        const known = (readWarm<ResourceMeta[]>('meta') ?? []).filter((r) => r.service !== undefined && unavailable.includes(r.service));
-        const merged = [...resources, ...known];
-        partialAnswers.add(merged);
-        return merged;
-      } catch (err) {
-        // Not served (yet): the generic pages say so instead of failing.
-        if (err instanceof ApiError && (err.status === 404 || err.code === 'E404')) return [];
-        throw err;
+/** `GET /api/meta/resources` as a query (also prefetched by the layout once the first page has drawn). */
+export const resourceMetaQuery = queryOptions({
+  queryKey: ['meta', 'resources'],
+  // Changes only with a deployment: revalidated at start (the warm copy is dated 0), then kept a while;
+  // an answer missing a service that did not reply in time is asked again soon.
+  staleTime: (query) => (partialAnswers.has(query.state.data as ResourceMeta[]) ? 5_000 : 10 * 60_000),
+  retry: false,
+  // none when signed out (the warm copy belongs to the signed-in user)
+  initialData: () => readWarm<ResourceMeta[]>('meta'),
+  initialDataUpdatedAt: 0,
+  queryFn: async (): Promise<ResourceMeta[]> => {
+    try {
+      const { resources, unavailable = [] } = unwrap<{ resources: ResourceMeta[]; unavailable?: string[] }>(
+        await dynamicApi.GET('/api/meta/resources', {}),
+      );
+      if (unavailable.length === 0) {
+        writeWarm('meta', resources);
+        return resources;
       }
-    },
-  });
+      // A service that did not answer in time (the gateway names it) keeps what was known of it, so its pages
+      // do not turn into "not available"; a partial answer is never kept warm.
+      const known = (readWarm<ResourceMeta[]>('meta') ?? []).filter((r) => r.service !== undefined && unavailable.includes(r.service));
+      const merged = [...resources, ...known];
+      partialAnswers.add(merged);
+      return merged;
+    } catch (err) {
+      // Not served (yet): the generic pages say so instead of failing.
+      if (err instanceof ApiError && (err.status === 404 || err.code === 'E404')) return [];
+      throw err;
+    }
+  },
+});
+
+export function useResourceMeta(enabled = true) {
+  return useQuery({ ...resourceMetaQuery, enabled });
 }
 
 export function idField(resource: ResourceMeta): FieldMeta | undefined {

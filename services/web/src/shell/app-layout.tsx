@@ -1,9 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, Layout, Menu, Result, Spin, type MenuProps } from 'antd';
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../auth/auth.js';
 import { useI18n } from '../i18n/i18n.js';
-import { useResourceMeta } from '../resources/meta.js';
+import { resourceMetaQuery } from '../resources/meta.js';
 import { Breadcrumbs } from './breadcrumbs.js';
 import { HeaderBar } from './header-bar.js';
 import { isKnownPath } from './known-paths.js';
@@ -11,6 +12,16 @@ import { menuIcon } from './menu-icons.js';
 import { useMyMenus, type MenuNode } from './menus.js';
 import { isAgentOnly, isPortalPath } from '../workflows/portal/portal-access.js';
 import { portalMenuItems, portalSelectedKeys } from '../workflows/portal/portal-menu.js';
+
+/** Runs `task` when the browser has nothing else to do (at the latest after `timeoutMs`); returns the cancel. */
+function whenIdle(task: () => void, timeoutMs = 2_000): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(task, { timeout: timeoutMs });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(task, 200);
+  return () => window.clearTimeout(id);
+}
 
 /** Paths every signed-in user may open, whatever the menu says. */
 const OWN_PATHS = new Set(['', 'profile']);
@@ -79,11 +90,26 @@ export default function AppLayout() {
   const { t, menuName } = useI18n();
   const location = useLocation();
   const { menus, isLoading } = useMyMenus();
-  // Fetched alongside the menu, and the generic page's code loaded early: most pages need both.
-  useResourceMeta(auth.signedIn);
+  const queryClient = useQueryClient();
+  // Most pages are generic ones: their metadata and code are fetched once the first page has drawn (a generic
+  // page asks for both itself at once). Not before: the metadata is a large answer that a hand-written first
+  // page does without, and it took the server and the browser from that page's own calls (issue 24).
   useEffect(() => {
-    if (auth.signedIn) void import('../resources/resource-page.js');
-  }, [auth.signedIn]);
+    if (!auth.signedIn) return;
+    const until = Date.now() + 5_000;
+    let cancel = () => {};
+    const fetchSoon = () => {
+      // the page's own calls first
+      if (queryClient.isFetching() > 0 && Date.now() < until) {
+        cancel = whenIdle(fetchSoon);
+        return;
+      }
+      void queryClient.prefetchQuery(resourceMetaQuery);
+      void import('../resources/resource-page.js');
+    };
+    cancel = whenIdle(fetchSoon);
+    return () => cancel();
+  }, [auth.signedIn, queryClient]);
   const [collapsed, setCollapsed] = useState(false);
   const current = menus?.pageOf(location.pathname);
   // An AGENT-only user gets the agent portal: its own menu, and no operator page (DECISIONS "agents serve themselves").

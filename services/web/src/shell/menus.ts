@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useLocation } from 'react-router';
 import { api } from '../api/client.js';
@@ -54,22 +54,24 @@ function build(tree: MenuNode[]): MyMenus {
   };
 }
 
+/** `/api/menus/my` of a signed-in user: the query of `useMyMenus`, also fetched by main.tsx before the first render. */
+export const myMenusQuery = queryOptions({
+  queryKey: ['menus', 'my'],
+  staleTime: 5 * 60_000,
+  queryFn: async () => {
+    const tree = unwrap<MenuNode[]>(await api.GET('/api/menus/my'));
+    writeWarm('menus', tree);
+    return tree;
+  },
+  // The last menu of this user (none when signed out) draws the shell at once; the call above still runs and wins.
+  initialData: () => readWarm<MenuNode[]>('menus'),
+  initialDataUpdatedAt: 0,
+});
+
 /** `/api/menus/my`: the menu tree of the user with the permission codes granted per node. */
 export function useMyMenus() {
   const { signedIn } = useAuth();
-  const query = useQuery({
-    queryKey: ['menus', 'my'],
-    enabled: signedIn,
-    staleTime: 5 * 60_000,
-    queryFn: async () => {
-      const tree = unwrap<MenuNode[]>(await api.GET('/api/menus/my'));
-      writeWarm('menus', tree);
-      return tree;
-    },
-    // The last menu of this user draws the shell at once; the call above still runs and wins.
-    initialData: () => (signedIn ? readWarm<MenuNode[]>('menus') : undefined),
-    initialDataUpdatedAt: 0,
-  });
+  const query = useQuery({ ...myMenusQuery, enabled: signedIn });
   const menus = useMemo(() => (query.data ? build(query.data) : undefined), [query.data]);
   return { menus, isLoading: query.isLoading, error: query.error };
 }
