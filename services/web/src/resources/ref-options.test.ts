@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldMeta, ResourceMeta } from './meta.js';
-import { fromKey, knownOption, lookupQuery, mergeOptions, optionOf, refTargetOf, toKeys, treeOptions, treeTitle } from './ref-options.js';
+import { fromKey, knownOption, lookupQuery, mergeOptions, optionOf, refTargetOf, rowLookup, toKeys, treeOptions, treeTitle } from './ref-options.js';
 
 const field = (key: string, kind: string, extra: Partial<FieldMeta> = {}): FieldMeta => ({
   key,
@@ -64,7 +64,13 @@ describe('reference pickers map rows to options and back', () => {
       fields: [field('gradeId', 'id'), field('gradeName', 'text', { search: true })],
     };
     const grade = refTargetOf({ resource: 'Grade', valueField: 'gradeId', labelField: 'gradeName', picker: 'select' }, [gradeMeta], { kind: 'ref' })!;
-    expect(grade).toMatchObject({ byId: false, numeric: true, picker: 'select' });
+    expect(grade).toMatchObject({ byId: true, numeric: true, picker: 'select' });
+    expect(rowLookup(grade, '5')).toEqual({ query: { pageSize: 1000 } });
+    // a searched target without a detail permission in the metadata still asks its detail route (users)
+    const userMeta: ResourceMeta = { ...agentMeta, name: 'User', path: '/api/users', idField: 'userId', permissions: { ...agentMeta.permissions, detail: null }, fields: [field('userId', 'id')] };
+    const user = refTargetOf({ resource: 'User', valueField: 'userId', labelField: 'userName', picker: 'search' }, [userMeta], { kind: 'ref' })!;
+    expect(rowLookup(user, '1')).toEqual({ detail: '/api/users/1' });
+    expect(rowLookup(refTargetOf(agentRef, resources, { kind: 'ref' })!, '6')).toEqual({ detail: '/api/agents/6' });
   });
 
   it('has no picker for a target the user may not read (the metadata leaves it out)', () => {

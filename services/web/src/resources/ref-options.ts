@@ -120,10 +120,23 @@ export function refTargetOf(ref: FieldRef | null | undefined, resources: readonl
     labelField,
     secondaryField: secondaryFieldOf(meta, labelField, valueField),
     numeric,
-    // by id only where the user may open a record (grades have no detail route: found in their list instead)
-    byId: valueField === idKey && meta.permissions?.detail !== null,
+    byId: valueField === idKey,
     picker: ref.picker ?? 'search',
   };
+}
+
+/** A small target (grades, companies, roles) is read whole: one page of its list. */
+export const SELECT_PAGE = 1000;
+
+/**
+ * How the row behind one value is read: its detail route, or a list query (a code; a small target without a
+ * detail route, e.g. grades, read whole); undefined when neither can find it.
+ */
+export function rowLookup(target: RefTarget, key: string): { detail: string } | { query: Record<string, string | number> } | undefined {
+  const smallWithoutDetail = target.picker === 'select' && target.meta.permissions?.detail === null;
+  if (target.byId && !smallWithoutDetail) return { detail: `${target.meta.path}/${encodeURIComponent(key)}` };
+  const query = lookupQuery(target, key) ?? (target.picker === 'select' ? { pageSize: SELECT_PAGE } : undefined);
+  return query ? { query } : undefined;
 }
 
 /** The list query that finds the rows of some values when they are not the target's ids (codes). */

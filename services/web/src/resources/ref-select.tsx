@@ -8,7 +8,8 @@ import { useResourceMeta, type FieldMeta, type FieldRef } from './meta.js';
 import {
   fromKey,
   knownOption,
-  lookupQuery,
+  rowLookup,
+  SELECT_PAGE,
   mergeOptions,
   optionOf,
   refTargetOf,
@@ -25,8 +26,6 @@ type Row = Record<string, unknown>;
 const SEARCH_PAGE = 20;
 // Short enough that typing → options stays under 300 ms (the search itself answers in ~100-200 ms on the 1M book).
 const DEBOUNCE_MS = 120;
-/** A `select` target (grades, companies, roles) is small: loaded once, filtered in the browser. */
-const SELECT_PAGE = 1000;
 
 /** The picker of a reference field, or undefined while the metadata loads or when the target is not readable. */
 export function useRefTarget(ref: FieldRef | null | undefined, field?: Pick<FieldMeta, 'kind'>): RefTarget | undefined {
@@ -38,12 +37,12 @@ async function listRows(target: RefTarget, query: Record<string, string | number
   return unwrap<PageResponse<Row>>(await dynamicApi.GET(target.listPath, { params: { query } })).list;
 }
 
-/** The row behind one value: `GET {path}/{id}`, or for a code a list filtered on it (a small target: its whole list). */
+/** The row behind one value (rowLookup: its detail route, or its list). */
 async function rowOf(target: RefTarget, key: string): Promise<Row | undefined> {
-  if (target.byId) return unwrap<Row>(await dynamicApi.GET(`${target.meta.path}/${encodeURIComponent(key)}`, {}));
-  const query = lookupQuery(target, key) ?? (target.picker === 'select' ? { pageSize: SELECT_PAGE } : undefined);
-  if (!query) return undefined;
-  return (await listRows(target, query)).find((r) => String(r[target.valueField]) === key);
+  const how = rowLookup(target, key);
+  if (!how) return undefined;
+  if ('detail' in how) return unwrap<Row>(await dynamicApi.GET(how.detail, {}));
+  return (await listRows(target, how.query)).find((r) => String(r[target.valueField]) === key);
 }
 
 /** The options of the given values (labels of a record being edited or of a filter restored from the URL). */
