@@ -1,3 +1,6 @@
+import { COMMON_KEYS } from '../resources/list-keys.js';
+import { SETTLE_LIST_KEYS } from '../workflows/settle-list-keys.js';
+
 /**
  * The calls a first load needs, started by index.html before any of the app's code has loaded (issue 24).
  * A cold load used to be a waterfall: ~1 MB of JavaScript to fetch and run, then the shell's calls (me,
@@ -35,7 +38,7 @@ interface BootWindow {
  * Inlined into index.html as `(source)(window)`: it must not refer to anything outside its own body
  * (no imports, no module constants), and it must never throw (the app starts the same without it).
  */
-export function bootFetch(w: BootWindow, ttlMs: number, now: number): void {
+export function bootFetch(w: BootWindow, ttlMs: number, now: number, settleKeys: readonly string[]): void {
   try {
     const raw = w.localStorage.getItem('csp.session');
     const token = raw ? (JSON.parse(raw) as { accessToken?: string }).accessToken : undefined;
@@ -93,7 +96,7 @@ export function bootFetch(w: BootWindow, ttlMs: number, now: number): void {
 
     if (path === '/settle') {
       // workflows/settle-list-page.tsx: the list (url-state.ts keys, 20 rows unless the address says) and the month's summary
-      const list = from(['pageNum', 'pageSize', 'searchType', 'searchKeyword', 'startDate', 'endDate', 'status', 'sortField', 'sortOrder', 'settleMonth', 'agentId', 'orgId']);
+      const list = from([...settleKeys]);
       list.pageSize = list.pageSize || '20';
       void start(`/api/settle${query(list)}`);
       if (list.settleMonth) void start(`/api/settle/summary${query({ settleMonth: list.settleMonth })}`);
@@ -118,7 +121,8 @@ export function bootFetch(w: BootWindow, ttlMs: number, now: number): void {
 
 /** The inline script of index.html: the function's own source, called at once. */
 export function bootScript(): string {
-  return `(${bootFetch.toString()})(window,${BOOT_TTL_MS},Date.now())`;
+  // the settlement list's URL keys from where the list itself takes them (the script cannot import)
+  return `(${bootFetch.toString()})(window,${BOOT_TTL_MS},Date.now(),${JSON.stringify([...COMMON_KEYS, ...SETTLE_LIST_KEYS])})`;
 }
 
 /**

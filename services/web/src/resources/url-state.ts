@@ -1,10 +1,9 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
-/** Spec 4.1 common list parameters; filters of a resource add their own keys. */
-export const COMMON_KEYS = [
-  'pageNum', 'pageSize', 'searchType', 'searchKeyword', 'startDate', 'endDate', 'status', 'sortField', 'sortOrder',
-] as const;
+import { COMMON_KEYS } from './list-keys.js';
+
+export { COMMON_KEYS };
 
 export const PAGE_SIZES = [20, 50, 100] as const;
 

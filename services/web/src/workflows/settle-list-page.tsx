@@ -23,9 +23,9 @@ import {
   type SettleSummary,
 } from './settle-api.js';
 import { calculatedOf } from './settle-month.js';
+import { SETTLE_LIST_KEYS } from './settle-list-keys.js';
 
 const STATUSES = ['CALCULATED', 'CONFIRMED', 'HOLD', 'PAID'] as const;
-const EXTRA_KEYS = ['settleMonth', 'agentId', 'orgId'] as const;
 const SORTABLE = new Set(['settleId', 'agentId', 'agentName', 'settleMonth', 'grossAmount', 'netAmount']);
 
 function money(key: keyof SettleRow, title: string): NonNullable<TableProps<SettleRow>['columns']>[number] {
@@ -81,7 +81,7 @@ export default function SettleListPage() {
   const page = useCurrentPage();
   const can = useGrant('SETTLE_LIST');
   const queryClient = useQueryClient();
-  const state = useListState(EXTRA_KEYS);
+  const state = useListState(SETTLE_LIST_KEYS);
   const [form] = Form.useForm();
   const [selected, setSelected] = useState<SettleRow[]>([]);
   const [holding, setHolding] = useState<SettleRow[] | null>(null);
