@@ -138,13 +138,16 @@ const HEALTH_ROUTE = '/api/health';
 
 /**
  * Registers the request spans when tracing is on (nothing at all when off: no hook, no per-request
- * work). onRequest starts one SERVER span named `METHOD /route/:pattern` with the method and route
- * attributes, continuing the caller's W3C `traceparent` (read only when the request has one), and
- * keeps its context on the request (requestTraceContext). With AsyncLocalStorage the rest of the
- * request runs in that context (spans of the handler's work are its children); with the synchronous
- * context (the gateway: it passes the request's context on explicitly) nothing more is done. A span
- * the sampler dropped is not kept: its context still propagates, onResponse does no work for it.
- * onResponse sets the status attribute (ERROR on 5xx) and ends the span. Call before any route is added.
+ * work). onRequest starts one SERVER span named `METHOD /route/:pattern`, continuing the caller's W3C
+ * `traceparent` (read only when the request has one), and keeps it on the request. With
+ * AsyncLocalStorage the rest of the request runs in its context (spans of the handler's work are its
+ * children); with the synchronous context (the gateway: it passes the request's trace on explicitly,
+ * injectRequestTraceContext) no context object is built at all unless asked for (requestTraceContext).
+ * onResponse sets the method, route and status attributes in one call (ERROR on 5xx) and ends the span;
+ * a span the sampler dropped still propagates its context, onResponse does no work for it. The
+ * attributes are set once at the end rather than passed to startSpan, where the SDK would copy and
+ * check them twice (for the sampler, then for the span): the configured samplers never read them.
+ * Call before any route is added.
  */
 export async function registerTracing(app: FastifyInstance): Promise<void> {
   const active = tracer;
@@ -156,23 +159,19 @@ export async function registerTracing(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const route = request.routeOptions.url;
     if (route === HEALTH_ROUTE) return done();
-    const method = request.method;
-    const parent = contextFromCarrier(request.headers, ROOT_CONTEXT);
-    const span = active.startSpan(
-      route ? `${method} ${route}` : method,
-      { kind: SpanKind.SERVER, attributes: route ? { 'http.request.method': method, 'http.route': route } : { 'http.request.method': method } },
-      parent,
-    );
-    const ctx = trace.setSpan(parent, span);
-    if (span.isRecording()) (request as TracedRequest)[REQUEST_SPAN] = span;
-    (request as TracedRequest)[REQUEST_CONTEXT] = ctx;
-    if (runInContext) context.with(ctx, done);
-    else done();
+    const parent = request.headers.traceparent === undefined ? ROOT_CONTEXT : contextFromCarrier(request.headers, ROOT_CONTEXT);
+    const span = active.startSpan(route ? `${request.method} ${route}` : request.method, { kind: SpanKind.SERVER }, parent);
+    (request as TracedRequest)[REQUEST_SPAN] = span;
+    if (runInContext) {
+      const ctx = trace.setSpan(parent, span);
+      (request as TracedRequest)[REQUEST_CONTEXT] = ctx;
+      context.with(ctx, done);
+    } else done();
   });
 
   app.addHook('onError', (request: FastifyRequest, _reply: FastifyReply, error: Error, done: HookHandlerDoneFunction) => {
     const span = (request as TracedRequest)[REQUEST_SPAN];
-    if (span) {
+    if (span?.isRecording()) {
       span.recordException(error);
       span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
     }
@@ -181,10 +180,14 @@ export async function registerTracing(app: FastifyInstance): Promise<void> {
 
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const span = (request as TracedRequest)[REQUEST_SPAN];
-    if (span) {
-      (request as TracedRequest)[REQUEST_SPAN] = null;
+    if (span?.isRecording()) {
       const status = reply.statusCode;
-      span.setAttribute('http.response.status_code', status);
+      const route = request.routeOptions.url;
+      span.setAttributes(
+        route
+          ? { 'http.request.method': request.method, 'http.route': route, 'http.response.status_code': status }
+          : { 'http.request.method': request.method, 'http.response.status_code': status },
+      );
       // a 5xx that threw already has its message (onError); one that did not still fails the span
       if (status >= 500 && !(span as { status?: { code: number } }).status?.code) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
@@ -194,11 +197,30 @@ export async function registerTracing(app: FastifyInstance): Promise<void> {
 }
 
 /**
- * The context of a request's span (kept on the request by the onRequest hook), so code that runs after
- * an `await` can pass it on without AsyncLocalStorage; the active context when the request has none.
+ * The context of a request's span (kept on the request by the onRequest hook, or built from its span
+ * when first asked for under the synchronous context), so code that runs after an `await` can pass it
+ * on without AsyncLocalStorage; the active context when the request has none.
  */
 export function requestTraceContext(request: FastifyRequest | object): Context {
-  return (request as Partial<TracedRequest>)[REQUEST_CONTEXT] ?? context.active();
+  const traced = request as Partial<TracedRequest>;
+  const ctx = traced[REQUEST_CONTEXT];
+  if (ctx) return ctx;
+  const span = traced[REQUEST_SPAN];
+  if (!span) return context.active();
+  return (traced[REQUEST_CONTEXT] = trace.setSpan(ROOT_CONTEXT, span));
+}
+
+/**
+ * Adds the W3C trace context of a request's span to `carrier` (the headers of the request a gateway
+ * sends on): straight from the span the onRequest hook started (its ids are the SDK's own, valid by
+ * construction), without building a context for it; from the active context when the request has no
+ * span. Returns whether it wrote.
+ */
+export function injectRequestTraceContext(carrier: Record<string, unknown>, request: FastifyRequest | object): boolean {
+  const span = (request as Partial<TracedRequest>)[REQUEST_SPAN];
+  if (!span) return injectTraceContext(carrier, requestTraceContext(request));
+  writeCarrier(carrier, span.spanContext());
+  return true;
 }
 
 /**
@@ -234,10 +256,14 @@ function traceparentOf(sc: SpanContext): string {
 export function injectTraceContext(carrier: Record<string, unknown>, ctx: Context = context.active()): boolean {
   const sc = propagatedSpanContext(ctx);
   if (!sc) return false;
+  writeCarrier(carrier, sc);
+  return true;
+}
+
+function writeCarrier(carrier: Record<string, unknown>, sc: SpanContext): void {
   carrier.traceparent = traceparentOf(sc);
   const state = sc.traceState?.serialize();
   if (state) carrier.tracestate = state;
-  return true;
 }
 
 /** The trace context of `ctx` for a job payload or an event; undefined when tracing is off (or no span). */

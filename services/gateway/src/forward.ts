@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, RawServerBase } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Dispatcher, Pool } from 'undici';
-import { injectTraceContext, requestTraceContext } from '@csp/service-kit/ops';
+import { injectRequestTraceContext } from '@csp/service-kit/ops';
 import { failure } from './envelope.js';
 import type { ServiceName } from './route-table.js';
 
@@ -34,7 +34,7 @@ function upstreamHeaders(request: AnyRequest): IncomingHttpHeaders {
   if (request.host) headers['x-forwarded-host'] = request.host;
   // W3C trace context of the gateway's request span (taken from the request: no async context needed),
   // so the service's span joins the same trace.
-  injectTraceContext(headers, requestTraceContext(request));
+  injectRequestTraceContext(headers, request);
   return headers;
 }
 

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { expect, platform, test } from './fixtures.js';
 
-const indexHtml = readFileSync(fileURLToPath(new URL('../../dist/index.html', import.meta.url)), 'utf8');
+// the app the gateway serves: services/web/dist, or WEB_DIST_DIR when a run builds elsewhere
+const distDir = process.env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../dist/', import.meta.url));
+const indexHtml = readFileSync(join(distDir, 'index.html'), 'utf8');
 const asset = /src="\/(assets\/[^"]+\.js)"/.exec(indexHtml)![1]!;
 
 test.describe('the gateway serves the built app at / and leaves the API alone', () => {
