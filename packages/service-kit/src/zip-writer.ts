@@ -164,7 +164,9 @@ export class ZipStreamEntry {
             },
           );
       });
-      deflate.once('end', () => this.pending.then(resolve, reject));
+      deflate.once('end', () => {
+        void this.pending.then(resolve, reject);
+      });
       deflate.once('error', (err) => {
         this.failure ??= err;
         reject(err);

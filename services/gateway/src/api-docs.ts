@@ -36,6 +36,6 @@ export async function registerApiDocs(app: FastifyInstance, source: OpenApiSourc
       },
     },
     transformSpecificationClone: false,
-    transformSpecification: () => (source.peek() ?? EMPTY_DOCUMENT) as Record<string, any>,
+    transformSpecification: () => (source.peek() ?? EMPTY_DOCUMENT) as unknown as Record<string, unknown>,
   });
 }

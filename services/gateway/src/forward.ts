@@ -1,4 +1,11 @@
-import type { FastifyReply, FastifyRequest, RawServerBase } from 'fastify';
+import type {
+  FastifyReply,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerBase,
+  RouteGenericInterface,
+} from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Dispatcher, Pool } from 'undici';
@@ -6,8 +13,9 @@ import { injectRequestTraceContext } from '@csp/service-kit/ops';
 import { failure } from './envelope.js';
 import type { ServiceName } from './route-table.js';
 
-export type AnyRequest = FastifyRequest<any, RawServerBase, any>;
-export type AnyReply = FastifyReply<any, RawServerBase, any, any>;
+/** A request and reply of any route on any server (plain HTTP here, the proxy's handlers alike). */
+export type AnyRequest = FastifyRequest<RouteGenericInterface, RawServerBase, RawRequestDefaultExpression<RawServerBase>>;
+export type AnyReply = FastifyReply<RouteGenericInterface, RawServerBase, RawRequestDefaultExpression<RawServerBase>, RawReplyDefaultExpression<RawServerBase>>;
 
 /** Bodies up to this size are read whole and sent with the headers in one write. */
 const BUFFERED_BODY_MAX = 64 * 1024;

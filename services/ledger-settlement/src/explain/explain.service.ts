@@ -10,7 +10,7 @@ import {
 } from '@csp/domain';
 import { isoTimestamp } from '@csp/service-kit';
 import type { ExplainResp } from './explain.schemas.js';
-import { expandLedgerBasis, loadRulePeriods, type LedgerStep, type RulePeriods } from './ledger-basis.js';
+import { expandLedgerBasis, loadRulePeriods, type LedgerBasisRow, type LedgerStep, type RulePeriods } from './ledger-basis.js';
 import { loadOtherLines } from './other-lines.js';
 
 export const EXPLAIN_FORMULA =
@@ -63,7 +63,20 @@ async function taxRateOf(db: Db, settle: SettleRow): Promise<string> {
   return config?.config_value?.trim() || DEFAULT_SETTLEMENT_TAX_RATE;
 }
 
-function commissionLines(rows: any[], step: LedgerStep, periods: RulePeriods) {
+/** The columns of a recruit or maintain ledger row an explain line is made of. */
+interface CommissionRow extends LedgerBasisRow {
+  ledger_id: unknown;
+  contract_id: unknown;
+  policy_no: string | null;
+  product_code: string | null;
+  company_rate: string;
+  company_amount: string;
+  payout_rate: string;
+  agent_amount: string;
+  status: string;
+}
+
+function commissionLines(rows: readonly CommissionRow[], step: LedgerStep, periods: RulePeriods) {
   return rows.map((r) => ({
     ledgerId: num(r.ledger_id),
     contractId: num(r.contract_id),
@@ -80,7 +93,23 @@ function commissionLines(rows: any[], step: LedgerStep, periods: RulePeriods) {
   }));
 }
 
-function exceptionLine(r: any) {
+/** The columns of an exception ledger row an explain line is made of. */
+interface ExceptionRow {
+  ledger_id: unknown;
+  exception_code: string;
+  exception_name: string | null;
+  direction: 'PLUS' | 'MINUS';
+  amount: string;
+  reason: string | null;
+  status: string;
+  approve_status: string;
+  approve_date: Date | string | null;
+  reject_reason: string | null;
+  source: string;
+  calc_basis: unknown;
+}
+
+function exceptionLine(r: ExceptionRow) {
   return {
     ledgerId: num(r.ledger_id),
     exceptionCode: r.exception_code,
@@ -95,7 +124,7 @@ function exceptionLine(r: any) {
   };
 }
 
-function excludedBecause(r: any): string | undefined {
+function excludedBecause(r: ExceptionRow): string | undefined {
   if (r.status === 'CANCELLED') return 'cancelled';
   switch (r.approve_status) {
     case 'APPROVED':
@@ -255,7 +284,7 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
         : null,
     };
   });
-  const override = overrideRows.map((r: any) => {
+  const override = overrideRows.map((r) => {
     const b = r.calc_basis as { capAmount?: string | null } | null;
     return {
       osId: num(r.os_id),
@@ -275,7 +304,7 @@ export async function explainSettlement(db: Db, settle: SettleRow): Promise<Expl
   const excluded = exceptionRows
     .filter((r) => excludedBecause(r) !== undefined)
     .map((r) => ({ ...exceptionLine(r), excludedBecause: excludedBecause(r)! }));
-  const chargeback = chargebackRows.map((r: any) => ({
+  const chargeback = chargebackRows.map((r) => ({
     cbId: num(r.cb_id),
     contractId: num(r.contract_id),
     policyNo: r.policy_no,

@@ -69,7 +69,7 @@ export async function loadRulePeriods(
           .where('rule_id', 'in', ruleIds)
           .execute(),
   ]);
-  const periods = (list: any[]) =>
+  const periods = (list: readonly { id: unknown; effective_from: string; effective_to: string | null }[]) =>
     new Map<number, Period>(
       list.map((r) => [Number(r.id), { effectiveFrom: r.effective_from, effectiveTo: r.effective_to }]),
     );
