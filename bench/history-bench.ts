@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   const queues = createQueues(REDIS_URL);
   await clearSettlementQueues(queues);
   const table: string[] = [];
-  const results: Array<{ month: string; runMs: number; maintainMs: number; cpuS: number }> = [];
+  const results: Array<{ month: string; runMs: number; maintainMs: number; cpuS: number; ledgerRows: number; maintainRows: number }> = [];
   /** CPU seconds so far of the worker processes and of this database's PostgreSQL backends (those alive now). */
   const backendPids = async () =>
     (await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [DB_NAME])).rows.map((r) => r.pid);
@@ -173,7 +173,8 @@ async function main(): Promise<void> {
       );
       const latest = await listP95(month);
       const first = month === months[0] ? latest : await listP95(months[0]!);
-      results.push({ month, runMs, maintainMs, cpuS: workersCpu + pgCpu });
+      const maintainRows = Number(status.steps.find((st) => st.stepName === 'calcMaintain')?.successCount ?? 0);
+      results.push({ month, runMs, maintainMs, cpuS: workersCpu + pgCpu, ledgerRows: rows.rows[0]!.n, maintainRows });
       const line =
         `| ${month} | ${rows.rows[0]!.n} | ${seconds(runMs)} | ${seconds(maintainMs)} | ` +
         `${workersCpu.toFixed(1)} + ${pgCpu.toFixed(1)} s | ${machineBusy.toFixed(0)} s | ${load} | ` +
@@ -204,6 +205,14 @@ async function main(): Promise<void> {
   log(
     `month ${results.length} / month 1: whole run x${(n.runMs / one.runMs).toFixed(2)}, calcMaintain x${(n.maintainMs / one.maintainMs).toFixed(2)} ` +
       `(target <= 1.10) ${n.runMs <= 1.1 * one.runMs ? 'OK' : 'MISSED'}; run CPU (workers + postgres) x${(n.cpuS / one.cpuS).toFixed(2)}`,
+  );
+  // The generated book grows every month (new business: the month's ledger rows rise ~2.4 % a month), so part of
+  // month N's time is more work, not older storage; per ledger row is the storage's share.
+  const perRow = (ms: number, rows: number) => ms / Math.max(rows, 1);
+  log(
+    `per ledger row, month ${results.length} / month 1 (book ${n.ledgerRows} / ${one.ledgerRows} rows = x${(n.ledgerRows / one.ledgerRows).toFixed(2)}): ` +
+      `whole run x${(perRow(n.runMs, n.ledgerRows) / perRow(one.runMs, one.ledgerRows)).toFixed(2)}, ` +
+      `calcMaintain x${(perRow(n.maintainMs, n.maintainRows) / perRow(one.maintainMs, one.maintainRows)).toFixed(2)}`,
   );
   const sums = await pool.query<{ months: number; rows: number; gross: string; net: string; ledger: number; amount: string }>(
     `SELECT count(DISTINCT settle_month)::int AS months, count(*)::int AS rows, sum(gross_amount)::text AS gross,

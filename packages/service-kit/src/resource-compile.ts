@@ -192,6 +192,14 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
   const isFiltered = (query: AnyRow, user: AuthUser | undefined) =>
     filterParamNames.some((n) => query[n] !== undefined && query[n] !== '') ||
     (decl.agentScope !== undefined && restrictToOwnAgent.applies(user));
+  const monthFilterKey = entries.find(([k, s]) => s.filter === 'eq' && columnOf(k, s) === 'settle_month')?.[0];
+  const onlyMonthFilter = (query: AnyRow, user: AuthUser | undefined): string | undefined => {
+    if (monthFilterKey === undefined) return undefined;
+    const month = query[monthFilterKey];
+    if (typeof month !== 'string' || month === '') return undefined;
+    const others = filterParamNames.some((n) => n !== monthFilterKey && query[n] !== undefined && query[n] !== '');
+    return others || (decl.agentScope !== undefined && restrictToOwnAgent.applies(user)) ? undefined : month;
+  };
 
   /** A field's response value of a selected value: decrypted, formatted, masked (UNREADABLE_MASK when masked and undecryptable). */
   const responseValue = (s: FieldSpec, value: unknown, cipher: FieldCipher): unknown => {
@@ -356,6 +364,7 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
     selectBase,
     applyFilters,
     isFiltered,
+    onlyMonthFilter,
     sortOf: (query) => {
       const key = query.sortField ?? defaultSortKey;
       const desc = query.sortField ? query.sortOrder === 'DESC' : query.sortOrder ? query.sortOrder === 'DESC' : defaultDesc;

@@ -162,6 +162,12 @@ export interface Resource<Resp extends AnyRow = AnyRow> {
   applyFilters(qb: AnyQuery, query: AnyRow, user: AuthUser | undefined): AnyQuery;
   /** Whether the query narrows the rows (exact totals are cheap then). */
   isFiltered(query: AnyRow, user: AuthUser | undefined): boolean;
+  /**
+   * The settle month a list asks for when that month is its only filter (an equality filter on the
+   * `settle_month` column, no other filter, no row scope); undefined otherwise. A big month-partitioned
+   * table then totals the month by its partition's row estimate (list-page.ts).
+   */
+  onlyMonthFilter(query: AnyRow, user: AuthUser | undefined): string | undefined;
   /** ORDER BY of lists and exports: the requested (whitelisted) sort field or the default. */
   orderBy(qb: AnyQuery, query: { sortField?: string; sortOrder?: 'ASC' | 'DESC' }): AnyQuery;
   /** The sort expression, the id (tie-breaker) and the direction of a list query. */
