@@ -9,7 +9,10 @@
  * Env: BENCH_CONNECTIONS (50), BENCH_DURATION seconds (8), BENCH_ROUNDS (3), BENCH_RATE (req/s for all
  *      connections together; unset = as fast as it goes: on a loaded machine a fixed rate keeps both modes
  *      at the same batching per event-loop turn, so their CPU per request compares),
- *      BENCH_CPU_PROF=<dir> (V8 CPU profiles of both gateways, written when they stop).
+ *      BENCH_CPU_PROF=<dir> (V8 CPU profiles of both gateways, written when they stop),
+ *      BENCH_TOGETHER=1 (both gateways loaded at the same time, each at BENCH_RATE or 1500 req/s: whatever else the
+ *      machine does then hits both alike; in turn, one mode can get a quiet 8 s and the other a busy one),
+ *      BENCH_AA=1 (the second gateway without telemetry too: the noise floor of the method on this machine).
  * Target: CPU per request with telemetry within 10 % of the gateway without. Printed: the best of each
  * mode and the median of the per-round on/off ratios (each round runs both modes back to back under the
  * same machine load). Each mode is one process: on a loaded 2-core machine one process can run 20 %
@@ -64,6 +67,8 @@ async function main(): Promise<void> {
   const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
   const RATE = Number(process.env.BENCH_RATE ?? 0);
   const PROF = process.env.BENCH_CPU_PROF;
+  const TOGETHER = process.env.BENCH_TOGETHER === '1';
+  const AA = process.env.BENCH_AA === '1';
   const log = (msg: string) => console.log(`[gateway-telemetry-bench] ${msg}`);
 
   const stubSource = `require('node:http').createServer((req, res) => { const body = JSON.stringify({ success: true, code: '0000', message: 'Success', data: { userId: 1, loginId: 'admin', roles: ['SUPER_ADMIN'] } }); res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); }).listen(${STUB_PORT}, '127.0.0.1', () => console.log('stub ready'));`;
@@ -76,7 +81,9 @@ async function main(): Promise<void> {
     interface Mode { name: string; port: number; metricsPort?: number; env: Record<string, string>; child?: ChildProcess; results: Result[] }
     const modes: Mode[] = [
       { name: 'off', port: OFF_PORT, env: {}, results: [] },
-      { name: 'on', port: ON_PORT, metricsPort: ON_METRICS, env: telemetryEnv(ON_METRICS), results: [] },
+      AA
+        ? { name: 'off (A/A)', port: ON_PORT, env: {}, results: [] }
+        : { name: 'on', port: ON_PORT, metricsPort: ON_METRICS, env: telemetryEnv(ON_METRICS), results: [] },
     ];
     for (const mode of modes) {
       mode.child = await startProcess(
@@ -97,7 +104,7 @@ async function main(): Promise<void> {
             connections: CONNECTIONS,
             duration,
             headers: { authorization: 'Bearer bench' },
-            ...(RATE ? { overallRate: RATE } : {}),
+            ...(RATE || TOGETHER ? { overallRate: RATE || 1500 } : {}),
           },
           (err, res) => (err ? reject(err) : resolve(res)),
         ),
@@ -121,12 +128,15 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round += 1) {
       // rotate which mode goes first, so a slow part of a round does not always hurt the same mode
       const order = modes.map((_, i) => modes[(i + round - 1) % modes.length]!);
-      for (const mode of order) {
-        const r = await load(mode.port, mode.child!.pid, DURATION);
+      const record = (mode: Mode, r: Awaited<ReturnType<typeof load>>) => {
         if (r.errors > 0 || r.non2xx > 0) throw new Error(`${mode.name}: ${r.errors} errors, ${r.non2xx} non-2xx answers`);
         mode.results.push(r);
         log(`round ${round} telemetry ${mode.name.padEnd(10)}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, gateway CPU ${r.cpuUs.toFixed(1)} µs/request`);
-      }
+      };
+      if (TOGETHER) {
+        const rs = await Promise.all(modes.map((mode) => load(mode.port, mode.child!.pid, DURATION)));
+        modes.forEach((mode, i) => record(mode, rs[i]!));
+      } else for (const mode of order) record(mode, await load(mode.port, mode.child!.pid, DURATION));
       loads.push(loadAverage());
     }
     scraping = false;
@@ -144,7 +154,10 @@ async function main(): Promise<void> {
     };
     const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`;
     console.log('');
-    console.log(`gateway telemetry overhead: ${ROUNDS} rounds x ${DURATION} s, ${CONNECTIONS} connections${RATE ? ` at ${RATE} req/s` : ''}; load avg after each round: ${loads.join(' | ')}`);
+    console.log(
+      `gateway telemetry overhead${AA ? ' (A/A: telemetry off in both)' : ''}: ${ROUNDS} rounds x ${DURATION} s, ${CONNECTIONS} connections` +
+        `${RATE || TOGETHER ? ` at ${RATE || 1500} req/s` : ''}${TOGETHER ? ', both gateways loaded at once' : ', in turn'}; load avg after each round: ${loads.join(' | ')}`,
+    );
     console.log('  mode              best req/s  best p99 ms  CPU µs/request: best  median');
     for (const mode of modes) {
       const b = best(mode.results);
