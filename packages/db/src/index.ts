@@ -32,6 +32,7 @@ export {
   ensureMonthPartitions,
   analyzeMonthPartitions,
   monthsAhead,
+  monthPartitionName,
   partitionMonths,
   archivedMonths,
   archiveMonth,

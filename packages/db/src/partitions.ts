@@ -39,6 +39,12 @@ function checkMonth(month: string): void {
   if (!MONTH.test(month)) throw new RangeError(`settle month ${month} is not YYYYMM`);
 }
 
+/** The name of `table`'s partition of `month` (V130's convention: `<table>_p<YYYYMM>`). */
+export function monthPartitionName(table: string, month: string): string {
+  checkMonth(month);
+  return `${table}_p${month}`;
+}
+
 /**
  * Creates the month's partition of every month table that has none (rows of the month already in a default
  * partition move into it). Idempotent and safe to call concurrently (serialized in PostgreSQL by an advisory

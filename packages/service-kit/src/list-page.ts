@@ -5,6 +5,7 @@ import { toPage, type PageResponse } from './envelope.js';
 import type { AnyDb, AnyQuery, AnyRow, Resource } from './resource-types.js';
 import { probedTotal, probeSearchPage } from './search-probe.js';
 import { readTarget } from './read-db.js';
+import { monthPartitionName } from '@csp/db';
 
 const TOTAL = '__total';
 
@@ -37,21 +38,6 @@ async function estimatedRows(db: AnyDb, table: string): Promise<number | undefin
  */
 export const MONTH_ESTIMATE_MIN_ROWS = 100_000;
 
-/**
- * The planner's row count of `table`'s partition of `month` (V130: `<table>_p<YYYYMM>`, analyzed by the
- * batch after each step writes it), or undefined when the table has no such partition or it was never
- * analyzed.
- */
-async function estimatedMonthRows(db: AnyDb, table: string, month: string): Promise<number | undefined> {
-  if (!/^[0-9]{6}$/.test(month)) return undefined;
-  const { rows } = await sql<{ n: number | null }>`
-    select c.reltuples::float8 as n
-      from pg_inherits i join pg_class c on c.oid = i.inhrelid
-     where i.inhparent = to_regclass(${table}) and c.relname = (select relname from pg_class where oid = to_regclass(${table})) || '_p' || ${month}`.execute(db);
-  const n = rows[0]?.n;
-  return n === undefined || n === null || n < 0 ? undefined : Math.round(n);
-}
-
 type Sort = { sortField?: string; sortOrder?: 'ASC' | 'DESC' };
 
 const searching = (query: AnyRow) => typeof query.searchKeyword === 'string' && query.searchKeyword.trim() !== '';
@@ -79,8 +65,9 @@ function fencedPageIds(db: AnyDb, resource: Resource, base: AnyQuery, sort: Sort
 async function estimatedTotal(db: AnyDb, resource: Resource, query: AnyRow, user: AuthUser | undefined): Promise<number | undefined> {
   if (!resource.isFiltered(query, user)) return estimatedRows(db, resource.table);
   const month = resource.onlyMonthFilter(query, user);
-  if (month === undefined) return undefined;
-  const n = await estimatedMonthRows(db, resource.table, month);
+  if (month === undefined || !/^[0-9]{4}(0[1-9]|1[0-2])$/.test(month)) return undefined;
+  // the month's partition when the table has one (estimatedRows of a name that is no table: undefined)
+  const n = await estimatedRows(db, monthPartitionName(resource.table, month));
   return n !== undefined && n >= MONTH_ESTIMATE_MIN_ROWS ? n : undefined;
 }
 

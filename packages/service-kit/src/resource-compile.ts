@@ -189,16 +189,14 @@ export function compileResource<F extends FieldTable>(decl: ResourceDeclaration<
   };
 
   const filterParamNames = ['searchKeyword', 'startDate', 'endDate', 'status', ...Object.keys(filterShape), ...Object.keys(decl.filters?.shape ?? {})];
-  const isFiltered = (query: AnyRow, user: AuthUser | undefined) =>
-    filterParamNames.some((n) => query[n] !== undefined && query[n] !== '') ||
-    (decl.agentScope !== undefined && restrictToOwnAgent.applies(user));
+  const activeFilters = (query: AnyRow) => filterParamNames.filter((n) => query[n] !== undefined && query[n] !== '');
+  const ownRowsOnly = (user: AuthUser | undefined) => decl.agentScope !== undefined && restrictToOwnAgent.applies(user);
+  const isFiltered = (query: AnyRow, user: AuthUser | undefined) => activeFilters(query).length > 0 || ownRowsOnly(user);
   const monthFilterKey = entries.find(([k, s]) => s.filter === 'eq' && columnOf(k, s) === 'settle_month')?.[0];
   const onlyMonthFilter = (query: AnyRow, user: AuthUser | undefined): string | undefined => {
-    if (monthFilterKey === undefined) return undefined;
-    const month = query[monthFilterKey];
-    if (typeof month !== 'string' || month === '') return undefined;
-    const others = filterParamNames.some((n) => n !== monthFilterKey && query[n] !== undefined && query[n] !== '');
-    return others || (decl.agentScope !== undefined && restrictToOwnAgent.applies(user)) ? undefined : month;
+    if (monthFilterKey === undefined || ownRowsOnly(user)) return undefined;
+    const active = activeFilters(query);
+    return active.length === 1 && active[0] === monthFilterKey ? String(query[monthFilterKey]) : undefined;
   };
 
   /** A field's response value of a selected value: decrypted, formatted, masked (UNREADABLE_MASK when masked and undecryptable). */

@@ -200,7 +200,7 @@ export async function persistencyCandidates(
   // and kept growing with the months kept (issue 27's history bench).
   const { rows } = await sql<ContractSqlRow & { recruit_amount: string; recruit_rows: number }>`
     WITH cand AS MATERIALIZED (
-      SELECT c.contract_id FROM contract c
+      SELECT ${CONTRACT_COLUMNS} FROM contract c
       JOIN product p ON p.product_id = c.product_id
       JOIN insurance_company ic ON ic.company_id = p.company_id
       WHERE c.agent_id BETWEEN ${range.from} AND ${range.to}
@@ -215,13 +215,9 @@ export async function persistencyCandidates(
         SELECT m.contract_id, m.agent_amount FROM recruit_ledger m
          WHERE m.settle_month = ${month} AND m.contract_id IN (SELECT contract_id FROM cand)) l
       GROUP BY l.contract_id)
-    SELECT ${CONTRACT_COLUMNS}, coalesce(r.s, 0)::text AS recruit_amount, coalesce(r.n, 0)::int AS recruit_rows
-    FROM cand
-    JOIN contract c ON c.contract_id = cand.contract_id
-    JOIN product p ON p.product_id = c.product_id
-    JOIN insurance_company ic ON ic.company_id = p.company_id
-    LEFT JOIN r ON r.contract_id = c.contract_id
-    ORDER BY c.contract_id`.execute(trx);
+    SELECT cand.*, coalesce(r.s, 0)::text AS recruit_amount, coalesce(r.n, 0)::int AS recruit_rows
+    FROM cand LEFT JOIN r ON r.contract_id = cand.contract_id
+    ORDER BY cand.contract_id`.execute(trx);
   return rows.map((r) => ({ ...toContract(r), recruitAmount: r.recruit_amount, recruitRows: r.recruit_rows }));
 }
 
