@@ -12,7 +12,8 @@
  *      BENCH_CPU_PROF=<dir> (V8 CPU profiles of both gateways, written when they stop),
  *      BENCH_TOGETHER=1 (both gateways loaded at the same time, each at BENCH_RATE or 1500 req/s: whatever else the
  *      machine does then hits both alike; in turn, one mode can get a quiet 8 s and the other a busy one),
- *      BENCH_AA=1 (the second gateway without telemetry too: the noise floor of the method on this machine).
+ *      BENCH_AA=1 (the second gateway without telemetry too: the noise floor of the method on this machine),
+ *      BENCH_ON=traces|metrics (the second gateway with only that half of telemetry on; default both).
  * Target: CPU per request with telemetry within 10 % of the gateway without. Printed: the best of each
  * mode and the median of the per-round on/off ratios (each round runs both modes back to back under the
  * same machine load). Each mode is one process: on a loaded 2-core machine one process can run 20 %
@@ -69,6 +70,8 @@ async function main(): Promise<void> {
   const PROF = process.env.BENCH_CPU_PROF;
   const TOGETHER = process.env.BENCH_TOGETHER === '1';
   const AA = process.env.BENCH_AA === '1';
+  const ON = process.env.BENCH_ON ?? 'both';
+  if (!['both', 'traces', 'metrics'].includes(ON)) throw new Error(`BENCH_ON must be both, traces or metrics, not ${ON}`);
   const log = (msg: string) => console.log(`[gateway-telemetry-bench] ${msg}`);
 
   const stubSource = `require('node:http').createServer((req, res) => { const body = JSON.stringify({ success: true, code: '0000', message: 'Success', data: { userId: 1, loginId: 'admin', roles: ['SUPER_ADMIN'] } }); res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); }).listen(${STUB_PORT}, '127.0.0.1', () => console.log('stub ready'));`;
@@ -77,13 +80,16 @@ async function main(): Promise<void> {
     children.push(await startProcess('stub', ['-e', stubSource], {}, 'stub ready'));
     const gatewayEnv = { NODE_ENV: 'production', LOG_LEVEL: 'info', AUTH_PLATFORM_URL: `http://127.0.0.1:${STUB_PORT}`, HOST: '127.0.0.1' };
     const gatewayArgs = (name: string) => [...cpuProfileArgs(PROF, name), ...SOURCE_NODE_ARGS, 'services/gateway/src/server.ts'];
-    const telemetryEnv = (metricsPort: number) => ({ OTEL_TRACES_EXPORTER: 'memory', METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' });
+    const telemetryEnv = (metricsPort: number): Record<string, string> => ({
+      ...(ON !== 'metrics' ? { OTEL_TRACES_EXPORTER: 'memory' } : {}),
+      ...(ON !== 'traces' ? { METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' } : {}),
+    });
     interface Mode { name: string; port: number; metricsPort?: number; env: Record<string, string>; child?: ChildProcess; results: Result[] }
     const modes: Mode[] = [
       { name: 'off', port: OFF_PORT, env: {}, results: [] },
       AA
         ? { name: 'off (A/A)', port: ON_PORT, env: {}, results: [] }
-        : { name: 'on', port: ON_PORT, metricsPort: ON_METRICS, env: telemetryEnv(ON_METRICS), results: [] },
+        : { name: ON === 'both' ? 'on' : ON, port: ON_PORT, ...(ON !== 'traces' ? { metricsPort: ON_METRICS } : {}), env: telemetryEnv(ON_METRICS), results: [] },
     ];
     for (const mode of modes) {
       mode.child = await startProcess(

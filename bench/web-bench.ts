@@ -12,7 +12,8 @@
  *      always kept), BENCH_BASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
  *      BENCH_RUNS (12 per browser figure), BENCH_LH_RUNS (3 Lighthouse rounds), BENCH_PARTS (cold,nav,picker,lighthouse; also preload-ab:
  *      index.html with and without the route preload, alternating; waterfall: the requests of one cold load of
- *      the settlement list and of the cockpit, printed with their start and end, and the cockpit's cold load figure),
+ *      the settlement list and of the cockpit, printed with their start and end, and the cockpit's cold load figure;
+ *      profile: the main thread's JavaScript of one cold load of each, by script and function (bench/lib/web-profile.ts)),
  *      BENCH_WEB_NO_BUILD=1 serves the build as it is (else `vite build` first),
  *      WEB_DIST_DIR: build into and serve this folder instead of services/web/dist (which the browser tests serve),
  *      BENCH_AB_DIST: another build's folder (e.g. of the commit before): part `build-ab` copies its assets beside the
@@ -110,6 +111,13 @@ async function main(): Promise<void> {
         for (let i = 0; i < RUNS; i++) runs.push((await waterfall.recordWaterfall(browser, platform.url, session, '/', waterfall.cockpitShown, platform.month)).readyMs);
         rows.push({ figure: 'cold first load, cockpit (home)', runs, unit: 'ms', target: 'p95 < 1000 ms', ok: measure.percentile(runs, 95) < 1000, load: load(), note: "the latest run's month drawn" });
         log(`cockpit cold loads (ms): ${runs.map(Math.round).join(' ')}`);
+      }
+
+      if (PARTS.has('profile')) {
+        const { profileLoad } = await import('./lib/web-profile.js');
+        await waterfall.recordWaterfall(browser, platform.url, session, settleList, waterfall.listShown, '/settle'); // warms the server
+        waterfallLines.push(...(await profileLoad(browser, platform.url, session, settleList, waterfall.listShown, '/settle')));
+        waterfallLines.push(...(await profileLoad(browser, platform.url, session, '/', waterfall.cockpitShown, platform.month)), `  (load ${load()})`);
       }
 
       if (PARTS.has('build-ab')) {

@@ -5,6 +5,7 @@ import { App, queryClient } from './app.js';
 import { meQuery } from './auth/auth.js';
 import { preloadPage } from './routes.js';
 import { myMenusQuery } from './shell/menus.js';
+import 'antd/dist/antd.css';
 import './styles.css';
 
 /**

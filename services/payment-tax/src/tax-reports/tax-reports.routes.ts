@@ -189,7 +189,7 @@ export async function taxReportRoutes(app: ServiceApp): Promise<void> {
     '/api/year-end-statements/:id/download',
     { config: perm('ANNUAL_INCOME', 'READ'), schema: { tags, summary: 'The issued spreadsheet (binary xlsx); not issued yet: E400', params } },
     async (request, reply) => {
-      const row = await app.db
+      const row = await (await readDb(request))
         .selectFrom('year_end_statement as y')
         .leftJoin('file_storage as f', 'f.file_id', 'y.file_id')
         .select(['y.statement_id', 'y.status', 'f.file_path', 'f.original_name'])

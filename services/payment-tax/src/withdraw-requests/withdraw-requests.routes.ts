@@ -11,6 +11,7 @@ import {
   ok,
   ownAgentOnly,
   perm,
+  readDb,
   registerResource,
   zId,
   type AuthUser,
@@ -72,7 +73,7 @@ export async function withdrawRoutes(app: ServiceApp): Promise<void> {
     },
     async (request) => {
       assertOwnAgent(caller(request.user), request.query.agentId);
-      const b = await service.balance(request.query.agentId);
+      const b = await service.balance(request.query.agentId, await readDb(request));
       return ok({
         agentId: request.query.agentId,
         confirmedUnpaid: money(b.confirmedUnpaid)!,

@@ -96,8 +96,9 @@ export class WithdrawService {
     });
   }
 
-  balance(agentId: number) {
-    return balanceOf(this.deps.db, agentId);
+  /** A read (the balance page): `db` is the route's read target (the replica when one is configured). */
+  balance(agentId: number, db: PaymentTaxDb = this.deps.db) {
+    return balanceOf(db, agentId);
   }
 
   /** The consumer of APPROVAL_DECIDED for WITHDRAW targets (queue `events.payment-tax`). */
