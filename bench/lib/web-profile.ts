@@ -11,14 +11,12 @@ import type { ReadyProbe } from './web-waterfall.js';
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
 }
+/** The parts of a CDP Profiler.Profile read here. */
 interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
-  startTime: number;
-  endTime: number;
 }
 
 /** Self time (ms) by function and by script of one load of `path`, until `probe(arg)` answers. */

@@ -33,6 +33,7 @@ export {
   analyzeMonthPartitions,
   monthsAhead,
   monthPartitionName,
+  isSettleMonth,
   partitionMonths,
   archivedMonths,
   archiveMonth,

@@ -35,8 +35,13 @@ export const NEVER_ARCHIVED_TABLES: readonly SettleMonthTable[] = ['settle_maste
 
 const MONTH = /^[0-9]{4}(0[1-9]|1[0-2])$/;
 
+/** Whether `month` is a settle month `YYYYMM` (the partition names' and the month lists' form). */
+export function isSettleMonth(month: string): boolean {
+  return MONTH.test(month);
+}
+
 function checkMonth(month: string): void {
-  if (!MONTH.test(month)) throw new RangeError(`settle month ${month} is not YYYYMM`);
+  if (!isSettleMonth(month)) throw new RangeError(`settle month ${month} is not YYYYMM`);
 }
 
 /** The name of `table`'s partition of `month` (V130's convention: `<table>_p<YYYYMM>`). */

@@ -5,7 +5,7 @@ import { toPage, type PageResponse } from './envelope.js';
 import type { AnyDb, AnyQuery, AnyRow, Resource } from './resource-types.js';
 import { probedTotal, probeSearchPage } from './search-probe.js';
 import { readTarget } from './read-db.js';
-import { monthPartitionName } from '@csp/db';
+import { isSettleMonth, monthPartitionName } from '@csp/db';
 
 const TOTAL = '__total';
 
@@ -65,7 +65,7 @@ function fencedPageIds(db: AnyDb, resource: Resource, base: AnyQuery, sort: Sort
 async function estimatedTotal(db: AnyDb, resource: Resource, query: AnyRow, user: AuthUser | undefined): Promise<number | undefined> {
   if (!resource.isFiltered(query, user)) return estimatedRows(db, resource.table);
   const month = resource.onlyMonthFilter(query, user);
-  if (month === undefined || !/^[0-9]{4}(0[1-9]|1[0-2])$/.test(month)) return undefined;
+  if (month === undefined || !isSettleMonth(month)) return undefined;
   // the month's partition when the table has one (estimatedRows of a name that is no table: undefined)
   const n = await estimatedRows(db, monthPartitionName(resource.table, month));
   return n !== undefined && n >= MONTH_ESTIMATE_MIN_ROWS ? n : undefined;

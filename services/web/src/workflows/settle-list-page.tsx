@@ -1,12 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Grid, Input, Select, Space, Statistic, Table, Typography, type TableProps } from 'antd';
-import { useEffect, useState, type ReactNode } from 'react';
+import { App, Button, Card, Form, Input, Select, Space, Statistic, Table, Typography, type TableProps } from 'antd';
+import { useEffect, useState, type CSSProperties } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client.js';
 import { ApiError, unwrap, type PageResponse } from '../api/envelope.js';
 import { useI18n } from '../i18n/i18n.js';
 import { StatusTag } from '../shared/status-tag.js';
-import { MeasureSafe } from '../shared/measure-safe.js';
 import { ErrorNotice } from '../resources/error-notice.js';
 import { formatMoney, formatMonth } from '../shared/format.js';
 import { MonthInput, monthPattern } from '../shared/month-input.js';
@@ -26,8 +25,9 @@ import { calculatedOf } from './settle-month.js';
 import { SETTLE_LIST_KEYS } from './settle-list-keys.js';
 
 const STATUSES = ['CALCULATED', 'CONFIRMED', 'HOLD', 'PAID'] as const;
-/** The selection column's width: the pinned agent column sticks right after it (styles.css "pinned-table"). */
+/** The selection column's width: the pinned agent column sticks right after it (styles.css "pinned-table" reads it). */
 const SELECTION_WIDTH = 48;
+const PINNED_STYLE = { '--selection-width': `${SELECTION_WIDTH}px` } as CSSProperties;
 const SORTABLE = new Set(['settleId', 'agentId', 'agentName', 'settleMonth', 'grossAmount', 'netAmount']);
 
 function money(key: keyof SettleRow, title: string): NonNullable<TableProps<SettleRow>['columns']>[number] {
@@ -163,11 +163,10 @@ export default function SettleListPage() {
     setHolding(null);
   };
 
-  // Agent and actions stay in view while the parts scroll; on a phone there is no room to pin both. Pinned by
-  // CSS (position: sticky, styles.css "pinned-table"), not by antd's fixed columns: those make the table
-  // measure every column after the first render and render again in the same task (web bench A/B of cold
-  // loads: p50 0.84x without them).
-  const pin = Grid.useBreakpoint().md !== false;
+  // Agent and actions stay in view while the parts scroll (from md up; on a phone there is no room to pin both).
+  // Pinned by CSS (position: sticky, styles.css "pinned-table"), not by antd's fixed columns: those make the
+  // table measure every column after the first render and render again in the same task (web bench A/B of
+  // cold loads: p50 0.84x without them).
   const columns: TableProps<SettleRow>['columns'] = [
     {
       key: 'agentName',
@@ -307,13 +306,13 @@ export default function SettleListPage() {
         columns={columns}
         dataSource={list.data?.list ?? []}
         onChange={onChange}
-        className={`wide-table compact-table side-scroll${pin ? ' pinned-table' : ''}${approve ? ' with-selection' : ''}`}
+        className={`wide-table compact-table pinned-table${approve ? ' with-selection' : ''}`}
+        style={PINNED_STYLE}
         rowSelection={
           approve
             ? {
                 selectedRowKeys: selected.map((r) => r.settleId),
                 onChange: (_keys, rows) => setSelected(rows),
-                columnTitle: (checkbox: ReactNode) => <MeasureSafe>{checkbox}</MeasureSafe>,
                 columnWidth: SELECTION_WIDTH,
                 getCheckboxProps: (row) => ({ 'aria-label': t('settle.selectRow', { name: row.agentName ?? row.agentId }) }) as never,
               }
