@@ -15,7 +15,7 @@
  *      modes loaded at the same time, each at BENCH_RATE or 1500 req/s: whatever else the machine does then
  *      hits both alike), BENCH_AA=1 (the second mode without telemetry too: the noise floor of the method),
  *      BENCH_ON=traces|metrics (the second mode with only that half of telemetry on; default both),
- *      BENCH_CPU_PROF=<dir> (V8 CPU profiles of the gateways, written when they stop), BENCH_DB
+ *      BENCH_CPU_PROF=<dir> (V8 CPU profiles of the gateways and auth-platforms, written when they stop), BENCH_DB
  *      (csp_bench_gateway, service mode, dropped at the end), BENCH_BASE_URL, REDIS_URL / BENCH_REDIS_DB (13).
  * Target: telemetry on within 10 % of off. Printed per mode: the best and median req/s and CPU per request,
  * and the median of the per-round on/off ratios (each round runs both modes under the same machine load).
@@ -131,7 +131,7 @@ async function main(): Promise<void> {
     const metricsPorts = (mode: Mode) => (mode.on && ON !== 'traces' ? [mode.ports.gatewayMetrics, ...(SERVICE ? [mode.ports.upstreamMetrics] : [])] : []);
 
     let token = 'bench';
-    let startUpstream: (mode: Mode) => Promise<void> = async () => {};
+    let startUpstream: (mode: Mode, round?: number) => Promise<void> = async () => {};
     if (SERVICE) {
       await admin!.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
       await admin!.query(`CREATE DATABASE ${DB_NAME}`);
@@ -148,10 +148,10 @@ async function main(): Promise<void> {
         ENCRYPT_KEY: randomBytes(16).toString('hex'),
         ADMIN_PASSWORD: password,
       };
-      startUpstream = async (mode: Mode) => {
+      startUpstream = async (mode: Mode, round = 0) => {
         mode.upstream = await startProcess(
           `auth-platform ${mode.name}`,
-          [...SOURCE_NODE_ARGS, 'services/auth-platform/src/server.ts'],
+          [...cpuProfileArgs(round ? PROF : undefined, `auth-platform-${mode.name.replace(/\W+/g, '-')}-${round}`), ...SOURCE_NODE_ARGS, 'services/auth-platform/src/server.ts'],
           { ...serviceEnv, PORT: String(mode.ports.upstream), ...(mode.on ? telemetryEnv(mode.ports.upstreamMetrics) : {}) },
           undefined, // LOG_LEVEL=warn: no listening line; the first health answer says it is up
         );
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
 
     /** A mode's processes, fresh: one process can run 20 % slower than an identical one all its life. */
     const startMode = async (mode: Mode, round: number) => {
-      if (SERVICE) await startUpstream(mode);
+      if (SERVICE) await startUpstream(mode, round);
       mode.gateway = await startProcess(
         `gateway ${mode.name}`,
         [...cpuProfileArgs(PROF, `gateway-${mode.name.replace(/\W+/g, '-')}-${round}`), ...SOURCE_NODE_ARGS, 'services/gateway/src/server.ts'],
