@@ -79,8 +79,13 @@ export function contentDisposition(fileName: string): string {
 
 /** Deflate level 1: several times cheaper than the default 6 for ~20 % more bytes (measured on 1M rows). */
 const ZIP_LEVEL = 1;
-/** Rows are collected into chunks of about this many bytes before they go to the zip. */
-const CHUNK_BYTES = 64 * 1024;
+/**
+ * Rows are collected into chunks of about this many bytes before they go to the zip. Each chunk costs a
+ * CRC call, a deflate write and, as a rule, a wait for the deflate stream to drain: at 64 KB a million
+ * contracts made ~7,800 of them, and 256 KB chunks cut the export's wall time by 15 % (CPU 9 %; 1 MB
+ * was no better). Four chunks of rows are in memory at most (one being filled, the deflate's, the zip's).
+ */
+const CHUNK_BYTES = 256 * 1024;
 const YIELD_EVERY_ROWS = 1000;
 
 function toXlsxColumns<R>(columns: Array<SpreadsheetColumn<R>>, lang: Lang = 'ko'): Array<XlsxColumn<R>> {
