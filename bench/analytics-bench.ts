@@ -18,6 +18,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { ROOT, SOURCE_NODE_ARGS, runFromSource } from './lib/run-from-source.js';
+import { waitHealthy } from './lib/wait-healthy.js';
 
 await runFromSource(import.meta.url, main);
 
@@ -124,9 +125,9 @@ async function main(): Promise<void> {
   const results: EndpointResult[] = [];
   try {
     const analytics = start('services/analytics/src/server.ts', { PORT: String(ANALYTICS_PORT), KPI_REFRESH_POLL_MS: '0' });
-    await waitHealthy(analytics, `http://127.0.0.1:${ANALYTICS_PORT}/api/health`);
+    await waitHealthy(analytics, `http://127.0.0.1:${ANALYTICS_PORT}/api/health`, { timeoutMs: 90_000 });
     const gateway = start('services/gateway/src/server.ts', { PORT: String(GATEWAY_PORT), ANALYTICS_URL: `http://127.0.0.1:${ANALYTICS_PORT}` });
-    await waitHealthy(gateway, `http://127.0.0.1:${GATEWAY_PORT}/api/health`, true);
+    await waitHealthy(gateway, `http://127.0.0.1:${GATEWAY_PORT}/api/health`, { anyAnswer: true, timeoutMs: 90_000 });
     const base = `http://127.0.0.1:${GATEWAY_PORT}`;
 
     const { rows: picks } = await pool.query<{ branch: number; agent_kpi_id: number; cohort13: string }>(
@@ -221,22 +222,6 @@ function runChild(args: string[], extraEnv: Record<string, string>): Promise<voi
     const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...extraEnv }, stdio: 'inherit' });
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args.at(-1)} exited with ${code}`))));
   });
-}
-
-/** Waits until `url` answers 2xx (or anything at all with `anyAnswer`: the gateway is DEGRADED without the other services). */
-async function waitHealthy(child: ChildProcess, url: string, anyAnswer = false): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before ${url} answered`);
-    try {
-      const res = await fetch(url);
-      if (res.ok || anyAnswer) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not answer within 90 s`);
 }
 
 /** HS256 access token with the claims the service kit verifies (same secret as the servers). */

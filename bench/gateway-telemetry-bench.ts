@@ -28,6 +28,7 @@ import { createRequire } from 'node:module';
 import { ROOT, runFromSource, SOURCE_NODE_ARGS } from './lib/run-from-source.js';
 import { benchRedisUrl } from './lib/settlement-workers.js';
 import { cpuProfileArgs, loadAverage, processCpuSeconds } from './lib/telemetry-cpu.js';
+import { waitHealthy } from './lib/wait-healthy.js';
 
 const STUB_PORT = 18_801;
 /** Per mode: gateway, its metrics port, its auth-platform (service mode), that one's metrics port. */
@@ -156,7 +157,7 @@ async function main(): Promise<void> {
           undefined, // LOG_LEVEL=warn: no listening line; the first health answer says it is up
         );
         children.add(mode.upstream);
-        await waitForHealth(`http://127.0.0.1:${mode.ports.upstream}/api/health`);
+        await waitHealthy(mode.upstream, `http://127.0.0.1:${mode.ports.upstream}/api/health`);
       };
       // the first one migrates the database and creates the administrator, alone
       await startUpstream(modes[0]!);
@@ -292,16 +293,6 @@ async function main(): Promise<void> {
       await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch(() => {});
       await admin.end();
     }
-  }
-}
-
-async function waitForHealth(url: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within 120 s`);
-    await new Promise((r) => setTimeout(r, 250));
   }
 }
 

@@ -23,6 +23,8 @@ import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
 import { ROOT, SOURCE_NODE_ARGS, runFromSource } from './lib/run-from-source.js';
+import { processCpuSeconds } from './lib/telemetry-cpu.js';
+import { waitHealthy } from './lib/wait-healthy.js';
 
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 700_000);
 const CARRIER_ROWS = Number(process.env.BENCH_CARRIER_ROWS ?? 600_000);
@@ -236,26 +238,8 @@ function startServer(storageDir: string): ChildProcess {
   );
 }
 
-async function waitHealthy(child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('server did not become healthy within 60 s');
-}
-
-/** user + system CPU seconds of a process so far (clock ticks of /proc/<pid>/stat, 100 per second). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+/** user + system CPU seconds of a process so far. */
+const cpuSeconds = (pid: number): number => processCpuSeconds(pid) ?? NaN;
 
 let statPool: { query: (text: string, values: unknown[]) => Promise<{ rows: { pid: number }[] }>; end: () => Promise<void> } | undefined;
 
@@ -483,7 +467,7 @@ async function main(): Promise<void> {
   const child = startServer(join(work, 'files'));
   let exitCode = 1;
   try {
-    await timed('server start', () => waitHealthy(child));
+    await timed('server start', () => waitHealthy(child, `http://127.0.0.1:${PORT}/api/health`, { timeoutMs: 60_000 }));
     const pid = child.pid!;
     const token = accessToken(userId);
     const idleRss = rssMb(pid);

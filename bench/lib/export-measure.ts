@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { loadavg } from 'node:os';
 import { SOURCE_NODE_ARGS } from './run-from-source.js';
+import { processCpuSeconds } from './telemetry-cpu.js';
+import { waitHealthy } from './wait-healthy.js';
 
 /**
  * One streaming export measured against a real service process (the export benches): the service is
@@ -61,28 +63,6 @@ function startServer(run: ExportRun): ChildProcess {
   });
 }
 
-async function waitHealthy(child: ChildProcess, port: number): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('server did not become healthy within 120 s');
-}
-
-/** user + system CPU seconds of a process so far (clock ticks of /proc/<pid>/stat, 100 per second). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0);
@@ -108,7 +88,7 @@ function download(port: number, path: string, token: string): Promise<{ status: 
 export async function measureExport(run: ExportRun): Promise<ExportFigures> {
   const child = startServer(run);
   try {
-    await waitHealthy(child, run.port);
+    await waitHealthy(child, `http://127.0.0.1:${run.port}/api/health`);
     const pid = child.pid!;
     const idleRss = rssMb(pid);
     let peakRss = idleRss;
@@ -119,11 +99,11 @@ export async function measureExport(run: ExportRun): Promise<ExportFigures> {
         // process gone
       }
     }, 100);
-    const cpuBefore = cpuSeconds(pid);
+    const cpuBefore = (processCpuSeconds(pid) ?? NaN);
     const start = performance.now();
     const result = await download(run.port, run.path, run.token);
     const seconds = (performance.now() - start) / 1000;
-    const serverCpu = cpuSeconds(pid) - cpuBefore;
+    const serverCpu = (processCpuSeconds(pid) ?? NaN) - cpuBefore;
     clearInterval(sampler);
     peakRss = Math.max(peakRss, rssMb(pid));
     if (result.status !== 200 || !result.contentType.includes('spreadsheetml')) {
