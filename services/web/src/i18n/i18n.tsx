@@ -47,8 +47,12 @@ export function I18nProvider({ children }: { children: ReactNode }) {
   const value = useMemo<I18n>(() => {
     active = lang;
     const table = lang === 'ko' ? ko : en;
-    const t = (key: MessageKey, vars?: Record<string, string | number>) =>
-      (table[key] ?? en[key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => String(vars?.[name] ?? ''));
+    // `{count}` of exactly one picks the key's singular form `<key>One` where the language has one ("1 line").
+    const t = (key: MessageKey, vars?: Record<string, string | number>) => {
+      const one = vars !== undefined && String(vars.count) === '1' ? (`${key}One` as MessageKey) : undefined;
+      const text = (one !== undefined ? table[one] : undefined) ?? table[key] ?? en[key] ?? key;
+      return text.replace(/\{(\w+)\}/g, (_, name: string) => String(vars?.[name] ?? ''));
+    };
     return {
       lang,
       setLang,
@@ -58,8 +62,10 @@ export function I18nProvider({ children }: { children: ReactNode }) {
         return key in en ? t(key) : (fallback ?? code);
       },
       menuName: (code, serverName) => (lang === 'ko' ? (koMenuNames[code] ?? serverName) : serverName),
-      // A value with no status word may be one the portal words already (dispute reasons, disputed ledgers).
-      statusName: (code) => lookup(lang, `status.${code}`) ?? lookup(lang, `portal.reason.${code}`) ?? lookup(lang, `portal.target.${code}`) ?? code,
+      // A value with no status word may be one the portal words already (dispute reasons, disputed ledgers) or a
+      // commission type (explain lines).
+      statusName: (code) =>
+        lookup(lang, `status.${code}`) ?? lookup(lang, `portal.reason.${code}`) ?? lookup(lang, `portal.target.${code}`) ?? lookup(lang, `ctype.${code}`) ?? code,
       roleName: (code) => lookup(lang, `role.${code}`) ?? code,
     };
   }, [lang, setLang]);

@@ -8,7 +8,8 @@ export type LineKind = 'text' | 'money' | 'rate' | 'month' | 'timestamp' | 'bool
  * contract, rule and source ids) and the raw calculation basis are not among them.
  */
 export const LINE_COLUMNS: { key: string; label: MessageKey; kind: LineKind }[] = [
-  { key: 'typeName', label: 'explain.col.typeName', kind: 'text' },
+  // the type in words of the UI language (its code as a tag), not the master table's English name
+  { key: 'commissionType', label: 'explain.col.typeName', kind: 'status' },
   { key: 'programName', label: 'explain.col.programName', kind: 'text' },
   { key: 'policyNo', label: 'explain.col.policyNo', kind: 'text' },
   { key: 'productCode', label: 'explain.col.productCode', kind: 'text' },

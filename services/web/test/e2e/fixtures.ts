@@ -85,6 +85,11 @@ export async function login(page: Page, who: keyof PlatformInfo['users']): Promi
 
 /** axe-core on the current page: the serious and critical violations (expected: none). */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // Finite CSS animations and transitions first (a panel opening, a fade-in): axe reads text that is still half
+  // transparent as too faint. Endless ones (spinners) are left running.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+  );
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -44,7 +44,7 @@ test.describe('parse-error workbench', () => {
 
     // Resolve = parse again with today's mappings: the premium is still not a number, and the page says so.
     await invalid.getByRole('button', { name: `Resolve error ${errorId}` }).click();
-    let dialog = page.getByRole('dialog', { name: 'Close 1 parse error(s)' });
+    let dialog = page.getByRole('dialog', { name: 'Close 1 parse error' });
     await dialog.getByLabel('Note').fill('Mapping checked');
     await dialog.getByRole('button', { name: 'Resolve', exact: true }).click();
     await expect(dialog).toBeHidden();
@@ -61,7 +61,7 @@ test.describe('parse-error workbench', () => {
       await workbench.getByRole('checkbox', { name: `Select error ${id}` }).check();
     }
     await workbench.getByRole('button', { name: 'Ignore selected (2)' }).click();
-    dialog = page.getByRole('dialog', { name: 'Close 2 parse error(s)' });
+    dialog = page.getByRole('dialog', { name: 'Close 2 parse errors' });
     await expect(dialog.getByRole('radio', { name: /^Ignore/ })).toBeChecked();
     await dialog.getByLabel('Note').fill('Carrier test policies');
     await dialog.getByRole('button', { name: 'Ignore', exact: true }).click();

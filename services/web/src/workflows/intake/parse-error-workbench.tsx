@@ -129,10 +129,10 @@ export function ParseErrorWorkbench() {
       render: (_: unknown, r) =>
         can('UPDATE') && open(r) ? (
           <Space size="small">
-            <Button size="small" onClick={() => setResolving({ rows: [r], choice: 'RESOLVED' })} aria-label={t('intake.resolveOne', { id: r.errorId })}>
+            <Button size="small" onClick={() => setResolving({ rows: [r], choice: 'RESOLVED' })} aria-label={t('intake.resolveRow', { id: r.errorId })}>
               {t('intake.resolve')}
             </Button>
-            <Button size="small" onClick={() => setResolving({ rows: [r], choice: 'IGNORED' })} aria-label={t('intake.ignoreOne', { id: r.errorId })}>
+            <Button size="small" onClick={() => setResolving({ rows: [r], choice: 'IGNORED' })} aria-label={t('intake.ignoreRow', { id: r.errorId })}>
               {t('intake.ignore')}
             </Button>
           </Space>
@@ -248,7 +248,7 @@ export function ParseErrorWorkbench() {
             ? {
                 selectedRowKeys: selected.map((r) => r.errorId),
                 onChange: (_keys, rows) => setSelected(rows),
-                getCheckboxProps: (r) => ({ disabled: !open(r), 'aria-label': t('intake.selectOne', { id: r.errorId }) }) as never,
+                getCheckboxProps: (r) => ({ disabled: !open(r), 'aria-label': t('intake.selectRow', { id: r.errorId }) }) as never,
               }
             : undefined
         }

@@ -33,7 +33,7 @@ const PART_TOTALS: { key: string; label: MessageKey; minus?: boolean }[] = [
 
 /** A month of an agent's settlement line by line, in words, with a dispute on any line. */
 export default function MyExplainPage() {
-  const { t } = useI18n();
+  const { t, statusName } = useI18n();
   const settleId = Number(useParams().settleId);
   const explain = useMyExplain(settleId);
   const disputes = useMyDisputes();
@@ -48,7 +48,8 @@ export default function MyExplainPage() {
   const disputed = new Map((disputes.data ?? []).map((d) => [`${String(d.targetTable)}:${String(d.targetId)}`, d.status ?? 'OPEN']));
 
   const value = (kind: (typeof LINE_FIELDS)[number]['kind'], key: string, v: unknown, line: Line): ReactNode => {
-    if (kind === 'status') return <StatusTag status={String(v)} />;
+    // a figure reads as words (a commission type, a correction's kind); the line's own status is the tag in its head
+    if (kind === 'status') return statusName(String(v));
     if (kind === 'count') {
       return key === 'installmentSeq' && line.installmentTotal != null
         ? t('explain.installmentOf', { seq: String(v), total: String(line.installmentTotal) })

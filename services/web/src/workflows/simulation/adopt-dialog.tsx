@@ -51,7 +51,7 @@ export function AdoptDialog({
       onCancel={onCancel}
       destroyOnHidden
     >
-      <Typography.Paragraph>{t(changeCount === 1 ? 'sim.adoptTextOne' : 'sim.adoptText', { count: changeCount })}</Typography.Paragraph>
+      <Typography.Paragraph>{t('sim.adoptText', { count: changeCount })}</Typography.Paragraph>
       {refused && <Alert type="error" role="alert" showIcon className="form-alert" title={t('sim.adoptRefused')} description={refused} />}
       <Form form={form} name="simulation-adopt" layout="vertical" initialValues={{ effectiveFrom: defaultFrom }} onFinish={(v) => void submit(v)}>
         <Form.Item name="effectiveFrom" label={t('sim.adoptFrom')} extra={t('sim.adoptFromHint')} rules={[{ required: true, message: t('login.required') }]}>

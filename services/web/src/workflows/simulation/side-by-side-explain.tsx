@@ -67,11 +67,11 @@ export function SideBySideExplain({ simulationId, agentId, agentName, onClose }:
                 <h3 className="card-title">{t(title)}</h3>
                 <Row gutter={[16, 8]}>
                   <Col xs={24} xl={12}>
-                    <Typography.Text strong>{t(left.length === 1 ? 'sim.realLinesOne' : 'sim.realLines', { count: formatCount(left.length) })}</Typography.Text>
+                    <Typography.Text strong>{t('sim.realLines', { count: formatCount(left.length) })}</Typography.Text>
                     <Lines rows={left} changed={changedLeft} first={first} label={`${t(title)} · ${t('sim.real')}`} />
                   </Col>
                   <Col xs={24} xl={12}>
-                    <Typography.Text strong>{t(right.length === 1 ? 'sim.simulatedLinesOne' : 'sim.simulatedLines', { count: formatCount(right.length) })}</Typography.Text>
+                    <Typography.Text strong>{t('sim.simulatedLines', { count: formatCount(right.length) })}</Typography.Text>
                     <Lines rows={right} changed={changedRight} first={first} label={`${t(title)} · ${t('sim.simulated')}`} />
                   </Col>
                 </Row>

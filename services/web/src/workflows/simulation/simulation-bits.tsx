@@ -18,7 +18,7 @@ export function ScopeText({ row }: { row: Pick<SimulationRow, 'scopeType' | 'sco
   const { t } = useI18n();
   const scope = scopeOf(row);
   if (scope.kind === 'ORG') return <>{t('sim.scopeOrgOf', { name: scope.name })}</>;
-  if (scope.kind === 'AGENTS') return <>{t(scope.count === 1 ? 'sim.scopeAgentsOfOne' : 'sim.scopeAgentsOf', { count: scope.count })}</>;
+  if (scope.kind === 'AGENTS') return <>{t('sim.scopeAgentsOf', { count: scope.count })}</>;
   return <>{t('sim.scopeAll')}</>;
 }
 
