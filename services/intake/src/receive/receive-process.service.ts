@@ -1,5 +1,5 @@
 import { activeRunId } from '@csp/batch';
-import { clientTransaction, type Db } from '@csp/db';
+import { clientTransaction, ensureMonthPartitions, type Db } from '@csp/db';
 import { AppError, notFound } from '@csp/service-kit';
 import { pendingRanges } from '../batch/raw-rows.js';
 import { intakeDb } from '../db.js';
@@ -58,6 +58,7 @@ export async function processCarrierMonth(
 
     const steps: StepOutcome[] = [];
     let started = Date.now();
+    await ensureMonthPartitions(db, settleMonth);
     const ranges = await pendingRanges(intakeDb(db), settleMonth, companyCode, TRANSFORM_CHUNK_SIZE);
     const transform: StepOutcome = {
       step: 'transformData',

@@ -1,4 +1,5 @@
 import { defineStep, type StepContext, type StepCounts, type Trx } from '@csp/batch';
+import { ensureMonthPartitions } from '@csp/db';
 import { firstDayOfMonth } from '@csp/domain';
 import { sql } from 'kysely';
 import { loadContractsByPolicy } from '../batch/contracts.js';
@@ -20,14 +21,13 @@ import { ledgerKey, setBasedPass, type FastKey, type SetPassResult } from './tra
 
 /**
  * Whether a chunk first runs the set-based pass (transform-set.ts: the mappings compiled to SQL, the
- * JS mapper only for what it leaves). Off: measured side by side in one process on 50,000 raw rows
- * (node + PostgreSQL backend CPU, issue 28) set-based chunks of 5,000 cost 29.5-30.8 µs per row
- * against 39.7-44.1 for the JS mapper in chunks of 2,000, and the 600,000-row intake bench 25.1 s
- * CPU against 31.1 s; but the carrier-month bench (4 carriers, run by batch workers) was slower
- * against its floor, and a 5,100-row batch-run test took 3 x as long: not switched on before that
- * is understood. Identical results either way (test/transform-set.test.ts).
+ * JS mapper only for what it leaves). On since the pass reads contracts through the unique B-tree
+ * (the trigram index had made a 4,100-row month 3-5 x slower than the JS mapper) and a chunk's raw
+ * rows through a (carrier, month, raw_id) index (V131): on the 600,000-row intake bench the pass
+ * leaves node idle (1.4 s CPU against 16-17 s) and PostgreSQL does the mapping. Identical results
+ * either way (test/transform-set.test.ts).
  */
-export const SET_BASED_TRANSFORM = false;
+export const SET_BASED_TRANSFORM = true;
 
 /** PENDING raw rows per chunk (spec: 1,000-5,000 records per chunk). */
 export const TRANSFORM_CHUNK_SIZE = 2_000;
@@ -41,7 +41,10 @@ export const TRANSFORM_CHUNK_SIZE = 2_000;
  */
 export const transformData = defineStep({
   name: 'transformData',
+  // The carrier rows go straight into the month's ledger partitions: written into the default partition
+  // they would be moved by calcRecruit's hook (600,000 rows: 7.7 s).
   plan: async (ctx) => {
+    await ensureMonthPartitions(ctx.db, ctx.settleMonth);
     const ranges = await pendingRanges(
       intakeDb(ctx.db),
       ctx.settleMonth,

@@ -98,6 +98,10 @@ export async function setBasedPass(
   const derivedYear = sql`CASE WHEN c.contract_date <= ${monthEnd}::date
     THEN (${monthIndex}::int - (extract(year FROM c.contract_date)::int * 12 + extract(month FROM c.contract_date)::int)) / 12 + 1 END`;
 
+  // The contract of each record through the unique B-tree on policy_no: the trigram GIN index (V106, for
+  // searching) also answers `=`, and on statistics of a young table the planner found it cheaper (a 4,100-row
+  // month: 7.3 s instead of 1.5 s). A GIN index is only read by bitmap scans; this statement needs none.
+  await sql`SET LOCAL enable_bitmapscan = off`.execute(trx);
   const { rows } = await sql<Row>`
     WITH src AS MATERIALIZED (
       SELECT r.raw_id, r.company_code, r.data_type, r.raw_content,
@@ -163,6 +167,7 @@ export async function setBasedPass(
     ) h
     LEFT JOIN rest ON true
     ORDER BY rest.raw_id`.execute(trx);
+  await sql`SET LOCAL enable_bitmapscan = on`.execute(trx);
 
   const head = rows[0]!;
   const written = new Map<string, FastKey>();
