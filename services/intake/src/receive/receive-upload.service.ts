@@ -324,7 +324,10 @@ async function retireFile(tx: ReturnType<typeof intakeDb>, receiveFileId: number
       SET reported_premium = NULL, reported_company_amount = NULL, raw_id = NULL,
           reconcile_status = 'PENDING', reconcile_diff = NULL, updated_at = now()
       FROM raw_commission_data r
-      WHERE r.receive_file_id = ${receiveFileId} AND l.raw_id = r.raw_id AND l.status = 'CALCULATED'`.execute(
+      -- the ledger row through the raw row's pointer (primary key), still holding this raw row's figures
+      WHERE r.receive_file_id = ${receiveFileId} AND r.mapped_table = ${table}
+        AND l.ledger_id = r.mapped_ledger_id AND l.settle_month = r.settle_month
+        AND l.raw_id = r.raw_id AND l.status = 'CALCULATED'`.execute(
       tx,
     );
   }
