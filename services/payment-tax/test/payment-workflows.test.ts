@@ -38,11 +38,32 @@ describe('payments: refusals and the failed-transfer path', () => {
     const paidAgents = async () =>
       (await p.ctx.db.selectFrom('payment').select('agent_id').where('settle_month', '=', '202502').orderBy('payment_id').execute()).map((r) => Number(r.agent_id));
     expect(await paidAgents()).toEqual([fine]);
+    // The month summary (the cockpit's payments block) names the same two agents with the same reasons.
+    const summary = async () => (await p.call('GET', '/api/payments/month-summary?settleMonth=202502')).body.data;
+    const first = await summary();
+    expect(first.latestAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect({ ...first, latestAt: undefined }).toEqual({
+      latestAt: undefined,
+      payments: 1,
+      taxed: 0,
+      deducted: 0,
+      transferred: 0,
+      unpaid: 2,
+      unpaidAgents: [
+        { settleId: settleIds[0], agentId: noAccount, agentName: 'NoAccount', detail: 'no account number' },
+        { settleId: settleIds[1], agentId: noBank, agentName: 'NoBank', detail: 'no bank code' },
+      ],
+    });
 
     // The transfer file carries only the payment that has an account.
     await p.call('POST', '/api/payments/calculate-taxes?settleMonth=202502');
     const file = await p.call('POST', '/api/payments/transfer-file', { settleMonth: '202502', bankFormat: 'CSV', transferDate: '2025-02-28' });
     expect(file.body.data).toMatchObject({ count: 1, totalAmount: '9637.00' });
+    expect(await summary()).toMatchObject({ payments: 1, taxed: 1, transferred: 1, unpaid: 2 });
+    // An AGENT user sees its own payments only: this agent has none in the month and no settlement to pay.
+    const own = await p.call('GET', '/api/payments/month-summary?settleMonth=202502', undefined, await p.ctx.tokenFor('AGENT'));
+    expect(own.status).toBe(200);
+    expect(own.body.data).toMatchObject({ payments: 0, unpaid: 0, unpaidAgents: [] });
 
     await p.ctx.db
       .updateTable('agent')
@@ -56,6 +77,13 @@ describe('payments: refusals and the failed-transfer path', () => {
     });
     expect(await paidAgents()).toEqual([fine, noAccount]);
     expect(await countPayments('202502')).toBe(2);
+    expect(await summary()).toMatchObject({
+      payments: 2,
+      taxed: 1,
+      transferred: 1,
+      unpaid: 1,
+      unpaidAgents: [{ settleId: settleIds[1], agentId: noBank, agentName: 'NoBank', detail: 'no bank code' }],
+    });
   });
 
   it('rejects a malformed month with E411 and a user without the generate grant with E403', async () => {

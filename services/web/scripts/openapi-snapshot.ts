@@ -22,6 +22,13 @@ type BuildApp = (deps: Record<string, unknown>) => Promise<{
 // A closed port: nothing is ever sent; Redis clients give up quietly.
 const NOWHERE_REDIS = 'redis://127.0.0.1:1';
 const NOWHERE_DB = 'postgres://postgres@127.0.0.1:1/none';
+// Connections a service opens on its own (BullMQ's, for its queue gauges) have no error listener here:
+// their refusal by the closed port is expected; anything else still stops the script.
+process.on('uncaughtException', (err: Error & { code?: string; port?: number }) => {
+  if (err.code === 'ECONNREFUSED' && err.port === 1) return;
+  console.error(err);
+  process.exit(1);
+});
 
 /**
  * A `$ref` to a component the service did not emit (seen for recursive zod schemas such as menu and

@@ -46,6 +46,32 @@ export class PaymentRepository {
     return rows;
   }
 
+  /**
+   * The month at a glance: its live payments counted (taxed, with deductions, in a transfer file) and the
+   * settlements generate would still pay (`unpaid`, the first `listed` of them with the agents' bank details),
+   * within `agentId` when given (null: none). One read; no locks.
+   */
+  async monthSummary(month: string, listed: number, agentId?: number | null) {
+    const own = (column: string) =>
+      agentId === undefined ? sql`` : agentId === null ? sql`AND false` : sql`AND ${sql.ref(column)} = ${agentId}`;
+    const { rows } = await sql<{ payments: number; taxed: number; deducted: number; transferred: number; unpaid: number; latestAt: string | null }>`
+      SELECT count(*)::int AS payments,
+             to_char(max(coalesce(p.tax_calculated_at, p.created_at)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "latestAt",
+             count(*) FILTER (WHERE p.tax_calculated_at IS NOT NULL)::int AS taxed,
+             count(*) FILTER (WHERE p.deduction_amount <> 0)::int AS deducted,
+             count(*) FILTER (WHERE p.pay_file_ref IS NOT NULL)::int AS transferred,
+             (SELECT count(*)::int FROM settle_master s WHERE ${payableSettlements(month)} ${own('s.agent_id')}) AS unpaid
+      FROM payment p
+      WHERE p.settle_month = ${month} AND p.status <> 'FAIL' ${own('p.agent_id')}`.execute(this.db);
+    const { rows: unpaid } = await sql<{ settle_id: number; agent_id: number; agent_name: string; bank_code: string | null; account_no: string | null }>`
+      SELECT s.settle_id, s.agent_id, a.agent_name, a.bank_code, a.account_no
+      FROM settle_master s JOIN agent a ON a.agent_id = s.agent_id
+      WHERE ${payableSettlements(month)} ${own('s.agent_id')}
+      ORDER BY s.settle_id
+      LIMIT ${listed}`.execute(this.db);
+    return { ...rows[0]!, unpaidList: unpaid };
+  }
+
   /** One PENDING payment per given settlement: amount = gross, bank details copied (already encrypted). */
   async insertPayments(month: string, settleIds: readonly number[], userId: number | null): Promise<number[]> {
     if (settleIds.length === 0) return [];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { action, envelope, ok, perm, registerResource, zId, zSettleMonth, type ServiceApp } from '@csp/service-kit';
+import { action, envelope, ok, ownAgentOnly, perm, registerResource, zId, zSettleMonth, type ServiceApp } from '@csp/service-kit';
 import { actorId } from '../common/request.js';
 import { PAYMENT_STATUSES, paymentResource } from './payments.resource.js';
 import { PaymentService } from './payments.service.js';
@@ -41,9 +41,35 @@ const deductionResp = z.object({
   leftPending: z.number().describe('PENDING deductions of the month whose agent has no PENDING payment'),
 });
 
+const summaryResp = z.object({
+  payments: z.number().describe('live payments of the month (not FAIL)'),
+  taxed: z.number().describe('of them with taxes calculated'),
+  deducted: z.number().describe('of them with deductions applied'),
+  transferred: z.number().describe('of them written to a transfer file'),
+  latestAt: z.string().nullable().describe('when a live payment of the month was last created or taxed (UTC)'),
+  unpaid: z.number().describe('CONFIRMED settlements with a positive gross and no live payment: what generate would still pay'),
+  unpaidAgents: z
+    .array(z.object({ settleId: z.number(), agentId: z.number(), agentName: z.string(), detail: z.string().nullable() }))
+    .describe('the first 20 of them; detail: why generate skips the agent (no usable bank account), null when it would pay'),
+});
+
 /** Payments: list/detail/export and the workflows of DECISIONS "Payments and tax". */
 export async function paymentRoutes(app: ServiceApp): Promise<void> {
   const service = new PaymentService(app.db, app.cipher);
+
+  app.get(
+    '/api/payments/month-summary',
+    {
+      config: perm(MENU, 'READ'),
+      schema: {
+        tags,
+        summary: "Where the month's payments stand: counts, and the settlements still to pay with why generate skips them (an AGENT sees its own)",
+        querystring: monthQuery,
+        response: { 200: envelope(summaryResp) },
+      },
+    },
+    async (request) => ok(await service.monthSummary(request.query.settleMonth, ownAgentOnly(request.user)?.agentId)),
+  );
 
   action(
     app,

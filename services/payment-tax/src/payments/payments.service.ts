@@ -26,6 +26,23 @@ export interface DeductionResult {
   leftPending: number;
 }
 
+/** Settlements still to pay listed by the month summary (the count is always whole). */
+const UNPAID_LISTED = 20;
+
+export interface PaymentMonthSummary {
+  /** Live payments of the month (not FAIL); those taxed, with deductions, written to a transfer file. */
+  payments: number;
+  taxed: number;
+  deducted: number;
+  transferred: number;
+  /** When a live payment of the month was last created or taxed (UTC ISO), null without payments. */
+  latestAt: string | null;
+  /** CONFIRMED settlements with a positive gross and no live payment: what generate would still pay. */
+  unpaid: number;
+  /** The first of them; `detail` is why generate skips it (no usable bank account), null when it would pay it. */
+  unpaidAgents: Array<{ settleId: number; agentId: number; agentName: string; detail: string | null }>;
+}
+
 /** An agent generate did not pay: a missing or unreadable bank account (DECISIONS "Payments and tax"). */
 export interface SkippedAgent {
   settleId: number;
@@ -51,6 +68,23 @@ export class PaymentService {
       return 'account number unreadable (not encrypted with this ENCRYPT_KEY)';
     }
     return undefined;
+  }
+
+  /**
+   * Where the month's payments stand (the cockpit): counts of the live payments, and the settlements still to
+   * pay with the reason generate leaves each unpaid (after a generate: exactly the agents it skipped).
+   */
+  async monthSummary(settleMonth: string, agentId?: number | null): Promise<PaymentMonthSummary> {
+    const { unpaidList, ...counts } = await new PaymentRepository(this.db).monthSummary(settleMonth, UNPAID_LISTED, agentId);
+    return {
+      ...counts,
+      unpaidAgents: unpaidList.map((s) => ({
+        settleId: Number(s.settle_id),
+        agentId: Number(s.agent_id),
+        agentName: s.agent_name,
+        detail: this.accountProblem(s.bank_code, s.account_no) ?? null,
+      })),
+    };
   }
 
   /**
