@@ -1,4 +1,5 @@
 import { defineStep, type StepContext, type Trx } from '@csp/batch';
+import { analyzeMonthPartitions } from '@csp/db';
 import { calcSettlementWithOther, DomainError, formatMoney } from '@csp/domain';
 import { sql, type RawBuilder } from 'kysely';
 import { planAgentChunks } from '../calc/agent-chunks.js';
@@ -285,7 +286,13 @@ async function deleteUnemployedRows(trx: Trx, month: string, from: number, to: n
 
 export const aggregate = defineStep({
   name: 'aggregate',
-  plan: planAgentChunks,
+  // The override rows step 7 has just written and the settle rows of an earlier run: planned on fresh statistics
+  // of the month's partitions only (as calcOverride does for the ledgers), the agent-range reads and the
+  // receivers' settle_id update use the agent keys instead of reading the month for every agent.
+  plan: async (ctx) => {
+    await analyzeMonthPartitions(ctx.db, ['override_settle', 'settle_master'], ctx.settleMonth);
+    return planAgentChunks(ctx);
+  },
   run: async (ctx, chunk) => {
     if (!chunk) throw new Error('aggregate runs in chunks');
     const config = await perRun(ctx, 'settlement-config', () => loadSettlementConfig(ctx.db));
