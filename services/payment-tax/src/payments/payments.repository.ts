@@ -54,22 +54,22 @@ export class PaymentRepository {
   async monthSummary(month: string, listed: number, agentId?: number | null) {
     const own = (column: string) =>
       agentId === undefined ? sql`` : agentId === null ? sql`AND false` : sql`AND ${sql.ref(column)} = ${agentId}`;
-    const { rows } = await sql<{ payments: number; taxed: number; deducted: number; transferred: number; unpaid: number; latestAt: string | null }>`
+    const { rows } = await sql<{ payments: number; taxed: number; deducted: number; transferred: number; latestAt: string | null }>`
       SELECT count(*)::int AS payments,
              to_char(max(coalesce(p.tax_calculated_at, p.created_at)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "latestAt",
              count(*) FILTER (WHERE p.tax_calculated_at IS NOT NULL)::int AS taxed,
              count(*) FILTER (WHERE p.deduction_amount <> 0)::int AS deducted,
-             count(*) FILTER (WHERE p.pay_file_ref IS NOT NULL)::int AS transferred,
-             (SELECT count(*)::int FROM settle_master s WHERE ${payableSettlements(month)} ${own('s.agent_id')}) AS unpaid
+             count(*) FILTER (WHERE p.pay_file_ref IS NOT NULL)::int AS transferred
       FROM payment p
       WHERE p.settle_month = ${month} AND p.status <> 'FAIL' ${own('p.agent_id')}`.execute(this.db);
-    const { rows: unpaid } = await sql<{ settle_id: number; agent_id: number; agent_name: string; bank_code: string | null; account_no: string | null }>`
-      SELECT s.settle_id, s.agent_id, a.agent_name, a.bank_code, a.account_no
+    // The payable settlements once: the window count is taken before LIMIT, so it is the whole number.
+    const { rows: unpaid } = await sql<{ settle_id: number; agent_id: number; agent_name: string; bank_code: string | null; account_no: string | null; total: number }>`
+      SELECT s.settle_id, s.agent_id, a.agent_name, a.bank_code, a.account_no, count(*) OVER ()::int AS total
       FROM settle_master s JOIN agent a ON a.agent_id = s.agent_id
       WHERE ${payableSettlements(month)} ${own('s.agent_id')}
       ORDER BY s.settle_id
       LIMIT ${listed}`.execute(this.db);
-    return { ...rows[0]!, unpaidList: unpaid };
+    return { ...rows[0]!, unpaid: unpaid[0]?.total ?? 0, unpaidList: unpaid };
   }
 
   /** One PENDING payment per given settlement: amount = gross, bank details copied (already encrypted). */
