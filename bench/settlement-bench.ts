@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { ROOT, runFromSource } from './lib/run-from-source.js';
 import {
   benchRedisUrl,
+  clearMonth,
   clearSettlementQueues,
   printSteps,
   runMonth as runSettlementMonth,
@@ -301,27 +302,6 @@ async function main(): Promise<void> {
       );
     }
 
-    async function clearMonth(): Promise<void> {
-      for (const table of [
-        'override_settle',
-        'settle_master',
-        'commission_master',
-        'other_commission_ledger',
-        'chargeback',
-        'maintain_ledger',
-        'recruit_ledger',
-      ]) {
-        await pool.query(`DELETE FROM ${table} WHERE settle_month = $1`, [month]);
-      }
-      await pool.query(
-        'DELETE FROM contract_accounting_entry WHERE settle_month = $1 AND journal_no IS NULL',
-        [month],
-      );
-      await pool.query(
-        'VACUUM ANALYZE maintain_ledger, recruit_ledger, settle_master, override_settle, chargeback, contract_accounting_entry, other_commission_ledger, commission_master',
-      );
-    }
-
     // ---- run 0: the first run on a freshly loaded book (ledger tables empty, no statistics) ------
     if (!QUICK) {
       log(`run 0 (cold: first run into empty ledger tables): settle month ${month}`);
@@ -331,7 +311,7 @@ async function main(): Promise<void> {
     }
 
     // ---- run 1: one worker per step, the month recomputed from scratch on analyzed tables -------
-    await clearMonth();
+    await clearMonth(pool, month);
     log('run 1 (one worker per step; the month from scratch, tables analyzed)');
     const one = await runMonth('run 1');
     printSteps(one.status, 'rates');
@@ -395,7 +375,7 @@ async function main(): Promise<void> {
 
     // ---- run 2: a second calcMaintain worker -----------------------------------------------------
     if (QUICK) return;
-    await clearMonth();
+    await clearMonth(pool, month);
     await workers.start('ledger-settlement', { BATCH_STEPS: 'calcMaintain' });
     log('run 2: the same month from scratch with a second calcMaintain worker process');
     const two = await runMonth('run 2');

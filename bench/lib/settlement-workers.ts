@@ -17,6 +17,29 @@ export function benchRedisUrl(defaultDb: string): string {
   return `${base}/${process.env.BENCH_REDIS_DB ?? defaultDb}`;
 }
 
+/**
+ * Deletes a month's calculated rows (ledgers, settle rows, override and other-commission rows, chargebacks,
+ * unposted accounting entries) and vacuums and analyzes those tables: the next run computes the month from
+ * scratch, as its first run does, on analyzed tables. Carrier raw rows and their files stay.
+ */
+export async function clearMonth(pool: { query(text: string, values?: unknown[]): Promise<unknown> }, month: string): Promise<void> {
+  for (const table of [
+    'override_settle',
+    'settle_master',
+    'commission_master',
+    'other_commission_ledger',
+    'chargeback',
+    'maintain_ledger',
+    'recruit_ledger',
+  ]) {
+    await pool.query(`DELETE FROM ${table} WHERE settle_month = $1`, [month]);
+  }
+  await pool.query('DELETE FROM contract_accounting_entry WHERE settle_month = $1 AND journal_no IS NULL', [month]);
+  await pool.query(
+    'VACUUM ANALYZE maintain_ledger, recruit_ledger, settle_master, override_settle, chargeback, contract_accounting_entry, other_commission_ledger, commission_master',
+  );
+}
+
 /** Removes every key of the settlement queues (the bench's Redis database, BullMQ's default prefix). */
 export async function clearSettlementQueues(queues: BatchQueues): Promise<void> {
   const { STEP_NAMES } = await import('../../packages/batch/src/index.js');

@@ -70,6 +70,13 @@ export interface StepDefinition {
    * has been checkpointed).
    */
   cleanup?: (ctx: StepContext) => Promise<void>;
+  /**
+   * Chunks of this step one worker process runs at once unless its configuration says otherwise
+   * (BATCH_CONCURRENCY, or startStepWorkers' `concurrency`); default 1. For a split step whose chunk
+   * keeps node and PostgreSQL busy in turn, two at once keep both busy (chunks are independent by the
+   * split step's contract: several worker processes may run them anyway).
+   */
+  concurrency?: number;
 }
 
 /** Declares a step implementation; the name must be one of the catalog's steps. */
@@ -79,6 +86,9 @@ export function defineStep(definition: StepDefinition): Readonly<StepDefinition>
   }
   if (typeof definition.run !== 'function') {
     throw new Error(`defineStep(${definition.name}): run is required`);
+  }
+  if (definition.concurrency !== undefined && !(Number.isSafeInteger(definition.concurrency) && definition.concurrency >= 1)) {
+    throw new Error(`defineStep(${definition.name}): concurrency must be a positive integer`);
   }
   return Object.freeze({ ...definition });
 }

@@ -14,7 +14,8 @@ const workerEnv = z.object({
   BATCH_PREFIX: z.string().min(1).max(50).optional(),
   /** Comma-separated step names: run only these (scale one step with more processes). */
   BATCH_STEPS: z.string().optional(),
-  BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** Chunks a worker runs at once, every step alike; unset: each step's own default (StepDefinition.concurrency). */
+  BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   DB_POOL_MAX: z.coerce.number().int().min(2).max(100).default(10),
   /** Shorter values make a killed worker's job come back sooner (BullMQ stall recovery ~2 x interval). */
   BATCH_LOCK_DURATION_MS: z.coerce.number().int().min(1000).optional(),
@@ -66,7 +67,7 @@ export async function runWorkerProcess(
       service: options.service,
       steps: [...options.steps],
       only: parseStepList(config.BATCH_STEPS),
-      concurrency: config.BATCH_CONCURRENCY,
+      ...(config.BATCH_CONCURRENCY !== undefined ? { concurrency: config.BATCH_CONCURRENCY } : {}),
       ...(config.BATCH_LOCK_DURATION_MS ? { lockDuration: config.BATCH_LOCK_DURATION_MS } : {}),
       ...(config.BATCH_STALLED_INTERVAL_MS ? { stalledInterval: config.BATCH_STALLED_INTERVAL_MS } : {}),
       onClose: () => db.destroy(),

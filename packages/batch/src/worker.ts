@@ -30,7 +30,7 @@ export interface StartStepWorkersOptions {
   only?: readonly StepName[];
   /** The hosting service: its catalog steps are the default selection and others are refused. */
   service?: StepService;
-  /** Jobs one worker runs in parallel: one number, or per step. Default 1. */
+  /** Jobs one worker runs in parallel: one number, or per step. Default: the step's own `concurrency` (else 1). */
   concurrency?: number | Partial<Record<StepName, number>>;
   /** BullMQ lock duration (ms, default 30,000). A killed worker's job is picked up after ~2 x stalledInterval. */
   lockDuration?: number;
@@ -105,7 +105,7 @@ export async function startStepWorkers(options: StartStepWorkersOptions): Promis
   for (const step of selected) {
     const def = byName.get(step)!;
     const concurrency =
-      typeof options.concurrency === 'number' ? options.concurrency : (options.concurrency?.[step] ?? 1);
+      typeof options.concurrency === 'number' ? options.concurrency : (options.concurrency?.[step] ?? def.concurrency ?? 1);
     const worker = new Worker<StepPayload, StepJobResult>(
       queueNameOf(step),
       (job, _token, signal) => processStepJob(deps, def, job, signal),

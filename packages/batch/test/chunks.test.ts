@@ -170,3 +170,54 @@ describe('a split step', () => {
     expect(calls.get('aggregate')).toBe(1);
   });
 });
+
+describe("a split step's own concurrency", () => {
+  /** calcMaintain in 6 chunks that each hold their transaction 150 ms and record how many chunks were in flight. */
+  function overlapping(concurrency: number | undefined, peak: { now: number; max: number }): StepDefinition {
+    return defineStep({
+      name: 'calcMaintain',
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      plan: async () => rangeChunks(1, 600, 100),
+      run: async (ctx, chunk) =>
+        ctx.chunkTransaction(async () => {
+          peak.now += 1;
+          peak.max = Math.max(peak.max, peak.now);
+          await sleep(150);
+          peak.now -= 1;
+          const rows = chunk!.to - chunk!.from + 1;
+          return { total: rows, success: rows, error: 0, skipped: 0 };
+        }),
+    });
+  }
+
+  it('runs two chunks at once in one worker when the step declares concurrency 2, and the configuration overrides it', async () => {
+    const calls: CallCounter = new Map();
+    const declared = { now: 0, max: 0 };
+    await h.startWorkers({ steps: toySteps(calls, { calcMaintain: overlapping(2, declared) }) });
+    const first = await h.runMonth('202501');
+    expect(first.run.status).toBe('COMPLETED');
+    expect(declared.max).toBe(2);
+    await h.stopWorkers();
+
+    // BATCH_CONCURRENCY=1 (startStepWorkers' concurrency) wins over the step's own default
+    const configured = { now: 0, max: 0 };
+    await h.startWorkers({ steps: toySteps(calls, { calcMaintain: overlapping(2, configured) }), concurrency: 1 });
+    const second = await h.runMonth('202502');
+    expect(second.run.status).toBe('COMPLETED');
+    expect(configured.max).toBe(1);
+    await h.stopWorkers();
+
+    // a step that declares nothing runs one chunk at a time
+    const undeclared = { now: 0, max: 0 };
+    await h.startWorkers({ steps: toySteps(calls, { calcMaintain: overlapping(undefined, undeclared) }) });
+    const third = await h.runMonth('202503');
+    expect(third.run.status).toBe('COMPLETED');
+    expect(undeclared.max).toBe(1);
+  });
+
+  it('refuses a concurrency that is not a positive integer', () => {
+    expect(() => defineStep({ name: 'calcMaintain', concurrency: 0, run: async () => ({ total: 0, success: 0, error: 0 }) })).toThrow(
+      /concurrency must be a positive integer/,
+    );
+  });
+});

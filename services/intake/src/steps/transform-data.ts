@@ -41,6 +41,8 @@ export const TRANSFORM_CHUNK_SIZE = 2_000;
  */
 export const transformData = defineStep({
   name: 'transformData',
+  // A chunk is one statement in PostgreSQL: two at once use both cores (as receive/process does).
+  concurrency: 2,
   // The carrier rows go straight into the month's ledger partitions: written into the default partition
   // they would be moved by calcRecruit's hook (600,000 rows: 7.7 s).
   plan: async (ctx) => {

@@ -20,6 +20,9 @@ function candidates(month: string) {
 
 export const calcMaintain = defineStep({
   name: 'calcMaintain',
+  // A chunk computes its rows in node while PostgreSQL stores the batch before: two chunks at once keep
+  // both busy (a second worker process measured x1.42 on the 1M book).
+  concurrency: 2,
   plan: (ctx) =>
     planContractChunks(ctx, { kind: 'MAINTAIN', table: 'maintain_ledger', candidates, decide: () => undefined }),
   run: async (ctx, chunk) => {
