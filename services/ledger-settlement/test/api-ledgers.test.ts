@@ -171,7 +171,7 @@ describe('exception ledger', () => {
     expect(list.body.data.list[0]).toMatchObject({
       ledgerId: pendingId,
       exceptionCode: 'PENALTY',
-      exceptionName: 'Penalty',
+      exceptionName: '제재금',
       direction: 'MINUS',
       amount: '1500.50',
       approveStatus: 'PENDING',

@@ -376,26 +376,27 @@ describe('a month paid end to end through the gateway', () => {
     const rows = await readSheet(download.raw);
     const amounts = rows.filter((r) => typeof r[3] === 'number').map((r) => [r[0], r[1], r[3]]);
     expect(amounts).toEqual([
-      ['Recruit', 'P-101 PR-1', 700000],
-      ['Maintain', 'P-102 PR-1', 300000],
-      ['Part of gross', 'Recruit', 1000000],
-      ['Part of gross', 'Maintain', 0],
-      ['Part of gross', 'Override', 0],
-      ['Part of gross', 'Other commission', 0],
-      ['Part of gross', 'Correction', 0],
-      ['Part of gross', 'Exception plus', 0],
-      ['Part of gross', 'Exception minus', 0],
-      ['Part of gross', 'Chargeback', 0],
-      ['Gross', '1 payment(s)', 1000000],
-      ['Income tax', 'withheld', 33000],
-      ['Local income tax', 'withheld', 3300],
-      ['VAT', 'added', 0],
-      ['Deduction', '대출 상환', 50000],
-      ['Deductions', 'total deducted', 50000],
-      ['Net', 'paid', 913700],
+      ['모집 수수료', 'P-101 PR-1', 700000],
+      ['유지 수수료', 'P-102 PR-1', 300000],
+      ['총지급액 구성', '모집 수수료', 1000000],
+      ['총지급액 구성', '유지 수수료', 0],
+      ['총지급액 구성', '오버라이드', 0],
+      ['총지급액 구성', '기타 수수료', 0],
+      ['총지급액 구성', '정정', 0],
+      ['총지급액 구성', '예외 가산', 0],
+      ['총지급액 구성', '예외 차감', 0],
+      ['총지급액 구성', '환수', 0],
+      ['총지급액', '지급 1건', 1000000],
+      ['소득세', '원천징수', 33000],
+      ['지방소득세', '원천징수', 3300],
+      ['부가가치세', '가산', 0],
+      ['공제', '대출 상환', 50000],
+      ['공제 합계', '총 공제액', 50000],
+      ['실지급액', '지급액', 913700],
     ]);
-    expect(rows[2]!.slice(0, 3)).toEqual(['Agent', 'Business', `agent ${ids.business}`]);
-    expect(rows[3]!.slice(0, 2)).toEqual(['Settle month', MONTH]);
+    // Korean unless the issuing request asks for English (statement-language.test.ts)
+    expect(rows[2]!.slice(0, 3)).toEqual(['설계사', 'Business', `설계사 번호 ${ids.business}`]);
+    expect(rows[3]!.slice(0, 2)).toEqual(['정산월', '2025-03']);
     expect((await p.call('GET', `/api/statements/${id}`)).body.data.issueStatus).toBe('DOWNLOADED');
 
     const cancel = await p.call('POST', `/api/statements/${id}/cancel`);
@@ -423,9 +424,9 @@ describe('a month paid end to end through the gateway', () => {
     ]);
     const taxable = list.body.data.list[1];
     const rows = await readSheet((await p.call('GET', `/api/statements/${taxable.statementId}/download`)).raw);
-    const cells = Object.fromEntries(rows.filter((r) => typeof r[3] === 'number' && r[0] !== 'Part of gross').map((r) => [r[0], r[3]]));
-    expect(rows.find((r) => r[0] === 'Part of gross' && r[1] === 'Recruit')?.[3]).toBe(123456.78);
-    expect(cells).toEqual({ Adjustment: 123456.78, Gross: 123456.78, 'Income tax': 4074, 'Local income tax': 407, VAT: 12345.68, Deductions: 0, Net: 131321.46 });
+    const cells = Object.fromEntries(rows.filter((r) => typeof r[3] === 'number' && r[0] !== '총지급액 구성').map((r) => [r[0], r[3]]));
+    expect(rows.find((r) => r[0] === '총지급액 구성' && r[1] === '모집 수수료')?.[3]).toBe(123456.78);
+    expect(cells).toEqual({ 조정: 123456.78, 총지급액: 123456.78, 소득세: 4074, 지방소득세: 407, 부가가치세: 12345.68, '공제 합계': 0, 실지급액: 131321.46 });
     const excel = await p.call('GET', `/api/statements/excel?settleMonth=${MONTH}`);
     expect(excel.status).toBe(200);
     expect((await readSheet(excel.raw)).length).toBe(5);

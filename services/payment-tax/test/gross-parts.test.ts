@@ -99,7 +99,8 @@ describe('the parts of gross on payments and statements', () => {
   });
 
   it('writes each part of gross as a row of the statement spreadsheet, and the rows add up to its Gross cell to the cent', async () => {
-    const issued = await p.call('POST', '/api/statements/generate', { agentId: ids.full, settleMonth: MONTH });
+    // issued in English (a request's ?lang=en): the Korean default is in statement-language.test.ts
+    const issued = await p.call('POST', '/api/statements/generate?lang=en', { agentId: ids.full, settleMonth: MONTH });
     const rows = await readSheet((await p.call('GET', `/api/statements/${issued.body.data.statementId}/download`)).raw);
     const parts = rows.filter((r) => r[0] === 'Part of gross').map((r) => [r[1], r[3]]);
     expect(parts).toEqual([

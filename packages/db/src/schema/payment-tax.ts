@@ -28,6 +28,9 @@ export type AccountType = (typeof ACCOUNT_TYPES)[number];
 export type AccountingLedgerType = (typeof ACCOUNTING_LEDGER_TYPES)[number];
 export type AccountingCloseStatus = (typeof ACCOUNTING_CLOSE_STATUSES)[number];
 export type StatementRunStatus = (typeof STATEMENT_RUN_STATUSES)[number];
+/** commission_statement.lang (V052): the language a statement's file is written in */
+export const STATEMENT_LANGS = ['ko', 'en'] as const;
+export type StatementLang = (typeof STATEMENT_LANGS)[number];
 export type YearEndStatementStatus = (typeof YEAR_END_STATEMENT_STATUSES)[number];
 export type ReportFileStatus = (typeof REPORT_FILE_STATUSES)[number];
 export type StatementType = (typeof STATEMENT_TYPES)[number];
@@ -190,6 +193,8 @@ export interface CommissionStatementTable {
   issue_status: Generated<StatementIssueStatus>;
   issued_at: Timestamp | null;
   issued_by: number | null;
+  /** V052: the language of the file (the issuer's request language at issue time) */
+  lang: Generated<StatementLang>;
   version: Version;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;

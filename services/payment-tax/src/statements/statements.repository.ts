@@ -1,6 +1,8 @@
 import { formatSettleMonth, parseSettleMonth } from '@csp/domain';
-import { sql } from 'kysely';
+import type { Lang } from '@csp/service-kit';
+import { sql, type RawBuilder } from 'kysely';
 import type { PaymentTaxDb } from '../db.js';
+import { COMMISSION_TYPE_NAMES_EN, EXCEPTION_TYPE_NAMES_EN, monthText, statementWords, type StatementWords } from './statement-words.js';
 
 export const STATEMENT_TYPES = ['MONTHLY', 'ANNUAL', 'PROOF'] as const;
 export type StatementTypeValue = (typeof STATEMENT_TYPES)[number];
@@ -61,9 +63,29 @@ export interface StatementLine {
 
 export interface StatementData {
   scope: StatementScope;
+  /** The words of the statement's language (decided at issue time, stored as commission_statement.lang). */
+  words: StatementWords;
   figures: StatementFigures;
   lines: StatementLine[];
   deductions: StatementLine[];
+}
+
+/** A money value in a line text: #,##0.00 (to_char on numeric, exact). */
+const moneyText = (value: RawBuilder<unknown>) => sql`to_char(${value}, 'FM9,999,999,999,999,990.00')`;
+/** A rate in a line text without trailing zeros: 3.3, 50. */
+const rateText = (value: RawBuilder<unknown>) => sql`trim_scale(${value})::text`;
+/** A settle month YYYYMM in a line text as YYYY-MM. */
+const monthSql = (value: RawBuilder<unknown>) => sql`substr(${value}, 1, 4) || '-' || substr(${value}, 5, 2)`;
+const col = (ref: string) => sql.ref(ref) as RawBuilder<unknown>;
+
+/**
+ * The name of a type in the statement's language: an English statement takes the English name of a seeded
+ * code from the word table; otherwise (a Korean statement, a type the operator added) the type's own name.
+ */
+function typeName(names: Readonly<Record<string, string>>, w: StatementWords, code: string, name: string) {
+  const entries = w.lang === 'en' ? Object.entries(names) : [];
+  return sql<string>`coalesce((SELECT n.name FROM unnest(${entries.map(([c]) => c)}::text[], ${entries.map(([, n]) => n)}::text[]) AS n(code, name)
+                               WHERE n.code = ${col(code)}), ${col(name)})`;
 }
 
 /**
@@ -71,60 +93,64 @@ export interface StatementData {
  * (recruit and maintain ledgers, override_settle, approved exceptions, chargebacks due, and the other
  * commission types counted in gross: one line per other_commission_ledger row and approved incentive,
  * sectioned by the type's name in its sort order, then commission-master adjustments) with the same
- * selection; amounts signed as they count in gross.
+ * selection; amounts signed as they count in gross. Every word comes from `w` (format() templates).
  */
-function monthlyLines(month: string, agentIds: number[]) {
+function monthlyLines(month: string, agentIds: number[], w: StatementWords) {
+  const ledgerLine = sql`format(${w.ledgerLine}::text, l.commission_year, ${moneyText(col('l.premium'))}, ${rateText(col('l.company_rate'))}, ${rateText(col('l.payout_rate'))})`;
+  const commissionType = typeName(COMMISSION_TYPE_NAMES_EN, w, 't.type_code', 't.type_name');
   return sql<{ agent_id: number; section: string; item: string; reference: string; amount: string }>`
     SELECT x.agent_id, x.section, x.item, x.reference, x.amount FROM (
-      SELECT l.agent_id, 1 AS ord, l.ledger_id AS line_id, 'Recruit' AS section,
-             concat_ws(' ', l.policy_no, l.product_code) AS item,
-             'year ' || l.commission_year || ', premium ' || l.premium || ' x ' || l.company_rate || '% x ' || l.payout_rate || '%' AS reference,
-             l.agent_amount AS amount
+      SELECT l.agent_id, 1 AS ord, l.ledger_id AS line_id, ${w.recruit}::text AS section,
+             concat_ws(' ', l.policy_no, l.product_code) AS item, ${ledgerLine} AS reference, l.agent_amount AS amount
       FROM recruit_ledger l WHERE l.settle_month = ${month} AND l.agent_id = ANY(${agentIds}::bigint[])
       UNION ALL
-      SELECT l.agent_id, 2, l.ledger_id, 'Maintain', concat_ws(' ', l.policy_no, l.product_code),
-             'year ' || l.commission_year || ', premium ' || l.premium || ' x ' || l.company_rate || '% x ' || l.payout_rate || '%',
-             l.agent_amount
+      SELECT l.agent_id, 2, l.ledger_id, ${w.maintain}::text, concat_ws(' ', l.policy_no, l.product_code), ${ledgerLine}, l.agent_amount
       FROM maintain_ledger l WHERE l.settle_month = ${month} AND l.agent_id = ANY(${agentIds}::bigint[])
       UNION ALL
-      SELECT os.to_agent_id, 3, os.os_id, 'Override', 'from ' || coalesce(fa.agent_name, 'agent ' || os.from_agent_id),
-             'base ' || os.base_amount || ' x ' || os.override_pct || '%' || CASE WHEN os.capped THEN ' (capped)' ELSE '' END,
+      SELECT os.to_agent_id, 3, os.os_id, ${w.override}::text,
+             format(${w.overrideFrom}::text, coalesce(fa.agent_name, format(${w.agentNo}::text, os.from_agent_id))),
+             format(CASE WHEN os.capped THEN ${w.overrideCapped}::text ELSE ${w.overrideLine}::text END,
+                    ${moneyText(col('os.base_amount'))}, ${rateText(col('os.override_pct'))}),
              os.override_amount
       FROM override_settle os LEFT JOIN agent fa ON fa.agent_id = os.from_agent_id
       WHERE os.settle_month = ${month} AND os.to_agent_id = ANY(${agentIds}::bigint[])
       UNION ALL
-      SELECT e.agent_id, 4, e.ledger_id, 'Exception', coalesce(t.exception_name, e.exception_code),
+      SELECT e.agent_id, 4, e.ledger_id, ${w.exception}::text,
+             ${typeName(EXCEPTION_TYPE_NAMES_EN, w, 'e.exception_code', 't.exception_name')},
              coalesce(e.reason, ''), CASE WHEN e.direction = 'MINUS' THEN -e.amount ELSE e.amount END
       FROM exception_ledger e LEFT JOIN exception_type_code t ON t.exception_code = e.exception_code
       WHERE e.settle_month = ${month} AND e.agent_id = ANY(${agentIds}::bigint[])
         AND e.approve_status = 'APPROVED' AND e.status <> 'CANCELLED'
       UNION ALL
-      SELECT c.agent_id, 5, c.cb_id, 'Chargeback', coalesce(ct.policy_no, 'contract ' || c.contract_id),
-             'lapse ' || c.lapse_month || ', installment ' || c.installment_seq || '/' || c.installment_total,
+      SELECT c.agent_id, 5, c.cb_id, ${w.chargeback}::text, coalesce(ct.policy_no, format(${w.contractNo}::text, c.contract_id)),
+             format(${w.chargebackLine}::text, ${monthSql(col('c.lapse_month'))}, c.installment_seq, c.installment_total),
              -c.cb_amount
       FROM chargeback c LEFT JOIN contract ct ON ct.contract_id = c.contract_id
       WHERE c.settle_month = ${month} AND c.agent_id = ANY(${agentIds}::bigint[]) AND c.status <> 'CANCELLED'
       UNION ALL
-      SELECT o.agent_id, 5 + t.sort_order, o.ledger_id, t.type_name,
+      SELECT o.agent_id, 5 + t.sort_order, o.ledger_id, ${commissionType},
              coalesce(concat_ws(' ', o.policy_no, o.product_code), ''),
              CASE o.commission_type
-               WHEN 'APPOINTMENT' THEN 'month ' || o.milestone_month || ' after joining'
-               WHEN 'PERSISTENCY' THEN 'month ' || o.milestone_month || ', recruit commission ' || o.base_amount || ' x ' || o.rate_pct || '%'
-               ELSE 'year ' || o.commission_year || ', base ' || o.base_amount || ' x ' || o.rate_pct || '%'
+               WHEN 'APPOINTMENT' THEN format(${w.appointmentLine}::text, o.milestone_month)
+               WHEN 'PERSISTENCY' THEN format(${w.persistencyLine}::text, o.milestone_month, ${moneyText(col('o.base_amount'))}, ${rateText(col('o.rate_pct'))})
+               ELSE format(${w.otherLine}::text, o.commission_year, ${moneyText(col('o.base_amount'))}, ${rateText(col('o.rate_pct'))})
              END,
              o.agent_amount
       FROM other_commission_ledger o
       JOIN commission_type t ON t.type_code = o.commission_type AND t.is_active AND t.gross_yn = 'Y'
       WHERE o.settle_month = ${month} AND o.agent_id = ANY(${agentIds}::bigint[])
       UNION ALL
-      SELECT r.agent_id, 5 + t.sort_order, r.result_id, t.type_name, coalesce(ip.program_name, 'program ' || r.program_id),
-             'measured ' || r.measured_value || ', tier ' || r.tier_no, r.amount
+      SELECT r.agent_id, 5 + t.sort_order, r.result_id, ${commissionType}, coalesce(ip.program_name, format(${w.programNo}::text, r.program_id)),
+             format(${w.incentiveLine}::text,
+                    CASE WHEN ip.metric = 'RECRUIT_COUNT' THEN ${rateText(col('r.measured_value'))} ELSE ${moneyText(col('r.measured_value'))} END,
+                    r.tier_no),
+             r.amount
       FROM incentive_result r
       JOIN commission_type t ON t.type_code = 'INCENTIVE' AND t.is_active AND t.gross_yn = 'Y'
       LEFT JOIN incentive_program ip ON ip.program_id = r.program_id
       WHERE r.settle_month = ${month} AND r.status = 'APPROVED' AND r.agent_id = ANY(${agentIds}::bigint[])
       UNION ALL
-      SELECT cm.agent_id, 1000, cm.cm_id, 'Commission adjustment', t.type_name, coalesce(cm.adjust_reason, ''), cm.adjustment_amount
+      SELECT cm.agent_id, 1000, cm.cm_id, ${w.commissionAdjustment}::text, ${commissionType}, coalesce(cm.adjust_reason, ''), cm.adjustment_amount
       FROM commission_master cm
       JOIN commission_type t ON t.type_code = cm.commission_type AND t.is_active AND t.gross_yn = 'Y'
       WHERE cm.settle_month = ${month} AND cm.adjustment_amount <> 0 AND cm.agent_id = ANY(${agentIds}::bigint[])
@@ -133,9 +159,10 @@ function monthlyLines(month: string, agentIds: number[]) {
 }
 
 /** Per agent and month of the year: the gross paid (ANNUAL statements). */
-function annualLines(from: string, to: string, agentIds: number[]) {
+function annualLines(from: string, to: string, agentIds: number[], w: StatementWords) {
   return sql<{ agent_id: number; section: string; item: string; reference: string; amount: string }>`
-    SELECT p.agent_id, 'Month' AS section, p.settle_month AS item, count(*) || ' payment(s)' AS reference, sum(p.amount) AS amount
+    SELECT p.agent_id, ${w.month}::text AS section, ${monthSql(col('p.settle_month'))} AS item,
+           format(${w.paymentCount}::text, count(*)) AS reference, sum(p.amount) AS amount
     FROM payment p
     WHERE p.settle_month BETWEEN ${from} AND ${to} AND p.status <> 'FAIL' AND p.agent_id = ANY(${agentIds}::bigint[])
     GROUP BY p.agent_id, p.settle_month
@@ -155,9 +182,10 @@ export class StatementRepository {
     return rows.map((r) => Number(r.agent_id));
   }
 
-  /** Figures, lines and deductions of the agents' statements (agents without payments are absent). */
-  async load(scope: StatementScope, agentIds: number[]): Promise<Map<number, StatementData>> {
+  /** Figures, lines and deductions of the agents' statements in `lang` (agents without payments are absent). */
+  async load(scope: StatementScope, agentIds: number[], lang: Lang): Promise<Map<number, StatementData>> {
     const { from, to } = monthsOf(scope);
+    const words = statementWords(lang);
     const monthly = scope.statementType !== 'ANNUAL';
     const lineSum = monthly
       ? sql`(SELECT coalesce(sum(l.agent_amount), 0) FROM recruit_ledger l WHERE l.settle_month = ${from} AND l.agent_id = f.agent_id)
@@ -201,9 +229,10 @@ export class StatementRepository {
              f.gross - (f.recruit_total + f.maintain_total + f.override_total + f.other_total + f.correction_total
                         + f.exception_plus - f.exception_minus - f.chargeback_total) AS unsettled
       FROM f JOIN agent a ON a.agent_id = f.agent_id`.execute(this.db);
-    const { rows: lines } = await (monthly ? monthlyLines(from, agentIds) : annualLines(from, to, agentIds)).execute(this.db);
+    const { rows: lines } = await (monthly ? monthlyLines(from, agentIds, words) : annualLines(from, to, agentIds, words)).execute(this.db);
     const { rows: deductions } = await sql<{ agent_id: number; type_name: string; description: string | null; amount: string; settle_month: string }>`
-      SELECT p.agent_id, coalesce(cc.code_name, d.deduction_type) AS type_name, d.description, x.amount, p.settle_month
+      SELECT p.agent_id, coalesce(${lang === 'en' ? sql`cc.code_name_en, ` : sql``}cc.code_name, d.deduction_type) AS type_name,
+             d.description, x.amount, p.settle_month
       FROM payment_deduction_detail x
       JOIN payment p ON p.payment_id = x.payment_id
       JOIN agent_deduction d ON d.deduction_id = x.deduction_id
@@ -215,6 +244,7 @@ export class StatementRepository {
     for (const f of figures) {
       data.set(Number(f.agent_id), {
         scope,
+        words,
         figures: {
           agentId: Number(f.agent_id),
           agentName: f.agent_name,
@@ -238,9 +268,9 @@ export class StatementRepository {
     }
     for (const d of deductions) {
       data.get(Number(d.agent_id))?.deductions.push({
-        section: 'Deduction',
+        section: words.deduction,
         item: d.type_name,
-        reference: monthly ? (d.description ?? '') : `${d.settle_month} ${d.description ?? ''}`.trim(),
+        reference: monthly ? (d.description ?? '') : `${monthText(d.settle_month)} ${d.description ?? ''}`.trim(),
         amount: d.amount,
       });
     }

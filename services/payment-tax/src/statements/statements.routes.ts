@@ -9,6 +9,7 @@ import {
   notFound,
   perm,
   registerResource,
+  requestLang,
   restrictToOwnAgent,
   XLSX_CONTENT_TYPE,
   zId,
@@ -60,7 +61,7 @@ export async function statementRoutes(app: ServiceApp): Promise<void> {
     async (request) => {
       const { agentId, settleMonth, statementType, fileFormat } = request.body;
       if (fileFormat === 'PDF') throw invalid('fileFormat', 'PDF statements are not supported: use XLSX');
-      const issued = await service.generateOne({ settleMonth, statementType }, agentId, actorId(request));
+      const issued = await service.generateOne({ settleMonth, statementType }, agentId, actorId(request), requestLang(request));
       request.changeLog({ menuCode: MENU, tableName: 'commission_statement', recordId: issued.statementId, action: 'CREATE', after: issued });
       return ok({ statementId: issued.statementId, fileId: issued.fileId });
     },
@@ -82,7 +83,7 @@ export async function statementRoutes(app: ServiceApp): Promise<void> {
     },
     async (request) => {
       const scope = request.body;
-      const started = await service.startMonthRun(scope, actorId(request), (result) =>
+      const started = await service.startMonthRun(scope, actorId(request), requestLang(request), (result) =>
         request.changeLog({ menuCode: MENU, tableName: 'commission_statement', recordId: `run:${result.runId}`, action: 'CREATE', after: { ...scope, ...result } }),
       );
       return ok(started);

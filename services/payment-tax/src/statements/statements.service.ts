@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, XLSX_CONTENT_TYPE, notFound } from '@csp/service-kit';
+import { AppError, XLSX_CONTENT_TYPE, notFound, type Lang } from '@csp/service-kit';
 import { sql } from 'kysely';
 import { todayInKorea } from '../calc/business-day.js';
 import { chunksOf, forEachLimit } from '../common/concurrency.js';
@@ -42,13 +42,16 @@ export class StatementService {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  /** Issues the statements of the agents (those with payments in the scope) in one transaction. */
-  async issue(scope: StatementScope, agentIds: number[], userId: number | null): Promise<IssuedStatement[]> {
-    return this.save(scope, await new StatementRepository(this.db).load(scope, agentIds), userId);
+  /** Issues the statements of the agents (those with payments in the scope) in `lang`, in one transaction. */
+  async issue(scope: StatementScope, agentIds: number[], userId: number | null, lang: Lang): Promise<IssuedStatement[]> {
+    return this.save(scope, await new StatementRepository(this.db).load(scope, agentIds, lang), userId, lang);
   }
 
-  /** Writes the statements' files, then their file_storage rows and statement rows in one transaction. */
-  private async save(scope: StatementScope, data: Map<number, StatementData>, userId: number | null): Promise<IssuedStatement[]> {
+  /**
+   * Writes the statements' files, then their file_storage rows and statement rows in one transaction. The
+   * language is stored with each statement: a download serves the file written in it, whoever asks.
+   */
+  private async save(scope: StatementScope, data: Map<number, StatementData>, userId: number | null, lang: Lang): Promise<IssuedStatement[]> {
     if (data.size === 0) return [];
     const issuedOn = todayInKorea();
     const written: WrittenFile[] = [];
@@ -77,9 +80,9 @@ export class StatementService {
         const { rows: upserted } = await sql<{ statement_id: number; agent_id: number; file_id: number }>`
           INSERT INTO commission_statement AS cs (
             agent_id, settle_month, statement_type, gross_amount, income_tax_amount, local_tax_amount, vat_amount,
-            deduction_amount, net_amount, file_id, file_format, issue_status, issued_at, issued_by, ${parts})
+            deduction_amount, net_amount, file_id, file_format, issue_status, issued_at, issued_by, lang, ${parts})
           SELECT v.agent_id, ${scope.settleMonth}, ${scope.statementType}, v.gross, v.income_tax, v.local_tax, v.vat,
-                 v.deduction, v.net, v.file_id, 'XLSX', 'GENERATED', now(), ${userId}::bigint,
+                 v.deduction, v.net, v.file_id, 'XLSX', 'GENERATED', now(), ${userId}::bigint, ${lang},
                  ${sql.join(GROSS_PART_COLUMNS.map((c) => sql.ref(`v.${c}`)))}
           FROM unnest(${rows.map((r) => r.w.agentId)}::bigint[], ${rows.map((r) => r.f.gross)}::numeric[],
                       ${rows.map((r) => r.f.incomeTax)}::numeric[], ${rows.map((r) => r.f.localTax)}::numeric[],
@@ -93,7 +96,7 @@ export class StatementService {
             deduction_amount = EXCLUDED.deduction_amount, net_amount = EXCLUDED.net_amount, file_id = EXCLUDED.file_id,
             ${sql.join(GROSS_PART_COLUMNS.map((c) => sql`${sql.ref(c)} = EXCLUDED.${sql.ref(c)}`))},
             file_format = EXCLUDED.file_format, issue_status = 'GENERATED', issued_at = EXCLUDED.issued_at,
-            issued_by = EXCLUDED.issued_by, updated_at = now(), version = cs.version + 1
+            issued_by = EXCLUDED.issued_by, lang = EXCLUDED.lang, updated_at = now(), version = cs.version + 1
           RETURNING cs.statement_id, cs.agent_id, cs.file_id`.execute(trx);
         if (old.length > 0) {
           await trx.updateTable('file_storage').set({ is_deleted: true }).where('file_id', 'in', old.map((o) => o.file_id)).execute();
@@ -113,10 +116,10 @@ export class StatementService {
   }
 
   /** POST /api/statements/generate: one statement (re-issue updates the same key). */
-  async generateOne(scope: StatementScope, agentId: number, userId: number | null): Promise<IssuedStatement> {
+  async generateOne(scope: StatementScope, agentId: number, userId: number | null, lang: Lang): Promise<IssuedStatement> {
     const agent = await this.db.selectFrom('agent').select('agent_id').where('agent_id', '=', agentId).executeTakeFirst();
     if (!agent) throw notFound(`Agent ${agentId}`);
-    const [issued] = await this.issue(scope, [agentId], userId);
+    const [issued] = await this.issue(scope, [agentId], userId, lang);
     if (!issued) {
       const period = scope.statementType === 'ANNUAL' ? `${scope.settleMonth.slice(0, 4)} up to ${scope.settleMonth}` : scope.settleMonth;
       throw new AppError('BAD_REQUEST', `Agent ${agentId} has no payments in ${period}: there is nothing to put on a statement`);
@@ -131,6 +134,7 @@ export class StatementService {
   async startMonthRun(
     scope: StatementScope,
     userId: number | null,
+    lang: Lang,
     onDone: (result: { runId: number; issued: number; failed: number }) => void,
   ): Promise<{ runId: number; totalCount: number }> {
     await sql`
@@ -155,7 +159,7 @@ export class StatementService {
       }
       throw err;
     }
-    const work = this.runChunks(runId, scope, agentIds, userId)
+    const work = this.runChunks(runId, scope, agentIds, userId, lang)
       .then(onDone)
       .catch((err: unknown) => this.log.error({ err, runId }, 'statement run failed'))
       .finally(() => this.running.delete(work));
@@ -163,7 +167,7 @@ export class StatementService {
     return { runId, totalCount: agentIds.length };
   }
 
-  private async runChunks(runId: number, scope: StatementScope, agentIds: number[], userId: number | null) {
+  private async runChunks(runId: number, scope: StatementScope, agentIds: number[], userId: number | null, lang: Lang) {
     let done = 0;
     let failed = 0;
     let firstError: string | undefined;
@@ -171,7 +175,7 @@ export class StatementService {
     const chunks = chunksOf(agentIds, CHUNK_AGENTS);
     // The next chunk's data loads while this chunk's files are written (the files are the CPU-bound part).
     const load = (i: number) => {
-      const loading = repo.load(scope, chunks[i]!);
+      const loading = repo.load(scope, chunks[i]!, lang);
       loading.catch(() => undefined);
       return loading;
     };
@@ -181,7 +185,7 @@ export class StatementService {
       const current = next!;
       next = i + 1 < chunks.length ? load(i + 1) : undefined;
       try {
-        done += (await this.save(scope, await current, userId)).length;
+        done += (await this.save(scope, await current, userId, lang)).length;
       } catch (err) {
         failed += chunk.length;
         firstError ??= err instanceof Error ? err.message : String(err);
