@@ -143,7 +143,7 @@ export function contractStream(rng: Prng, input: ContractPlanInput) {
           to,
           settleMonthOf(effective),
           'ACTIVE',
-          'Demo hand-over',
+          '데모: 담당 설계사 인계',
         ]);
         stats.successions++;
       }

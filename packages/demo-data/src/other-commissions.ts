@@ -81,8 +81,8 @@ async function insertRules(client: pg.PoolClient, rng: Prng, plan: StructurePlan
   }
   const { rows } = await client.query<{ program_id: string }>(
     `INSERT INTO incentive_program (program_code, program_name, metric, reward_type, period_from, period_to, pay_month, status, description)
-     VALUES ($1, $2, 'RECRUIT_COUNT', 'FIXED', $3, $3, $3, 'ACTIVE', 'Demo: new contracts of the month') RETURNING program_id`,
-    [programCode, `Demo sprint ${lastMonth}`, lastMonth],
+     VALUES ($1, $2, 'RECRUIT_COUNT', 'FIXED', $3, $3, $3, 'ACTIVE', '데모: 해당 월 신규 계약 건수') RETURNING program_id`,
+    [programCode, `${lastMonth.slice(0, 4)}-${lastMonth.slice(4)} 데모 시책`, lastMonth],
   );
   rules += await copyRows(client, 'incentive_tier', ['program_id', 'tier_no', 'threshold', 'reward_amount'], [
     [Number(rows[0]!.program_id), 1, '3.00', '100000.00'],
@@ -141,7 +141,7 @@ export async function addOtherCommissionDemo(
   const renewals = await client.query(
     `INSERT INTO contract_endorsement (contract_id, endorse_type, endorse_date, before_value, after_value, premium_change, status, note)
      SELECT c.contract_id, 'RENEWAL', $4::date + (c.contract_id % 28)::int, c.premium::text, (c.premium + 500 * (c.contract_id % 21))::text,
-            500 * (c.contract_id % 21), 'APPLIED', 'Demo renewal'
+            500 * (c.contract_id % 21), 'APPLIED', '데모 갱신'
      FROM contract c
      WHERE c.contract_id BETWEEN $1 AND $2 AND c.status = 'ACTIVE' AND c.contract_date < $4::date - interval '12 months'
      ORDER BY md5($3::text || c.contract_id) LIMIT $5`,

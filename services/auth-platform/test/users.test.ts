@@ -71,7 +71,7 @@ describe('users', () => {
       phone: '010-2222-3333',
       status: 'ACTIVE',
       roleCodes: ['ADMIN'],
-      roles: [{ roleId: await roleId('ADMIN'), roleCode: 'ADMIN', roleName: 'Administrator' }],
+      roles: [{ roleId: await roleId('ADMIN'), roleCode: 'ADMIN', roleName: '관리자' }],
     });
   });
 

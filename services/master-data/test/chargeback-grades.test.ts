@@ -53,7 +53,7 @@ describe('chargeback grades', () => {
       effectiveFrom: '2000-01-01',
       effectiveTo: null,
       isActive: true,
-      description: 'Months 1-12',
+      description: '1~12개월',
     });
   });
 

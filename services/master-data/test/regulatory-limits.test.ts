@@ -39,7 +39,7 @@ describe('regulatory limits', () => {
       effectiveFrom: '2000-01-01',
       effectiveTo: null,
       isActive: true,
-      description: 'Total commission of a contract at most 1200 % of the premium',
+      description: '계약의 총 수수료는 보험료의 1200 % 이내',
     });
     expect(res.body.data.list.map((r: any) => [r.limitType, r.limitValue, r.unit])).toEqual([
       ['TOTAL_RATIO', '1200', 'PERCENT'],

@@ -25,7 +25,7 @@ describe('account codes through the kit (string key)', () => {
     expect(one.statusCode).toBe(200);
     expect(one.json().data).toMatchObject({
       accountCode: '2120',
-      accountName: 'Withholding tax payable',
+      accountName: '원천세 예수금',
       accountType: 'CREDIT',
       isActive: true,
       sortOrder: 3,

@@ -57,7 +57,7 @@ test.describe('system configuration page', () => {
     await expect(logged.locator('td').nth(3)).toHaveText('90');
     // Who changed it by name; an approval line by its name; a large whole number grouped.
     await expect(logged.locator('td').nth(4)).toHaveText('Administrator');
-    await expect(page.locator('.config-list tr.ant-table-row', { hasText: 'WITHDRAW_APPROVAL_LINE' }).locator('td').nth(2)).toHaveText('Withdraw request');
+    await expect(page.locator('.config-list tr.ant-table-row', { hasText: 'WITHDRAW_APPROVAL_LINE' }).locator('td').nth(2)).toHaveText('출금 요청');
     await expect(page.locator('.config-list tr.ant-table-row', { hasText: 'EXCEL_MAX_ROWS' }).locator('td').nth(2)).toHaveText('1,000,000');
     expect(await seriousViolations(page)).toEqual([]);
     const changes = (await (
