@@ -17,15 +17,15 @@ test.describe('role permission matrix', () => {
     await page.getByRole('link', { name: `Permissions of ${code}` }).click();
     await expect(page).toHaveURL(new RegExp(`/system/roles/${roleId}/permissions$`));
     await expect(page.getByText(`Journey auditor (${code})`)).toBeVisible();
-    const companiesRead = page.getByRole('checkbox', { name: 'Insurance Companies: READ', exact: true });
+    const companiesRead = page.getByRole('checkbox', { name: 'Insurance Companies: Read', exact: true });
     await expect(companiesRead).not.toBeChecked();
     await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
 
     // One cell, one whole row, and a cell the menu does not offer stays absent.
     await companiesRead.check();
     await page.getByRole('button', { name: 'All permissions of Contracts', exact: true }).click();
-    await expect(page.getByRole('checkbox', { name: 'Contracts: UPDATE', exact: true })).toBeChecked();
-    await expect(page.getByRole('checkbox', { name: 'Contracts: DELETE', exact: true })).toHaveCount(0);
+    await expect(page.getByRole('checkbox', { name: 'Contracts: Update', exact: true })).toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Contracts: Delete', exact: true })).toHaveCount(0);
     await expect(page.getByRole('status').filter({ hasText: 'unsaved changes' })).toHaveText('4 unsaved changes');
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -34,9 +34,9 @@ test.describe('role permission matrix', () => {
     await expect(page.getByRole('status').filter({ hasText: 'unsaved changes' })).toHaveText('0 unsaved changes');
 
     await page.reload();
-    await expect(page.getByRole('checkbox', { name: 'Insurance Companies: READ', exact: true })).toBeChecked();
-    await expect(page.getByRole('checkbox', { name: 'Contracts: CREATE', exact: true })).toBeChecked();
-    await expect(page.getByRole('checkbox', { name: 'Products: READ', exact: true })).not.toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Insurance Companies: Read', exact: true })).toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Contracts: Create', exact: true })).toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Products: Read', exact: true })).not.toBeChecked();
 
     // The server holds exactly those grants.
     const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('csp.session') ?? '{}') as { accessToken: string }).accessToken);
@@ -52,8 +52,8 @@ test.describe('role permission matrix', () => {
     await page.goto('/system/roles?searchKeyword=SUPER_ADMIN');
     await page.getByRole('link', { name: 'Permissions of SUPER_ADMIN' }).click();
     await expect(page.getByText('The super administrator holds every permission')).toBeVisible();
-    await expect(page.getByRole('checkbox', { name: 'Insurance Companies: READ', exact: true })).toBeDisabled();
-    await expect(page.getByRole('checkbox', { name: 'Insurance Companies: READ', exact: true })).toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Insurance Companies: Read', exact: true })).toBeDisabled();
+    await expect(page.getByRole('checkbox', { name: 'Insurance Companies: Read', exact: true })).toBeChecked();
     await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
   });
 });

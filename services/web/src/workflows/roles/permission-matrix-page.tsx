@@ -6,6 +6,7 @@ import { api } from '../../api/client.js';
 import { unwrap } from '../../api/envelope.js';
 import type { paths } from '../../api/schema';
 import { useI18n } from '../../i18n/i18n.js';
+import { useCodeOptions } from '../../resources/codes.js';
 import { ErrorNotice } from '../../resources/error-notice.js';
 import { PageTitle } from '../../resources/resource-page.js';
 import { Loading } from '../../shell/app-layout.js';
@@ -30,6 +31,9 @@ export default function PermissionMatrixPage() {
   const queryClient = useQueryClient();
   const roleId = Number(useParams().roleId);
   const [edited, setEdited] = useState<Set<string> | null>(null);
+  // Permission codes in words (common code PERM_CODE, in the UI language); the code until the names arrive.
+  const permOptions = useCodeOptions('PERM_CODE');
+  const permName = (perm: PermCode) => permOptions.find((o) => o.value === perm)?.label ?? perm;
 
   const matrix = useQuery({
     queryKey: ['roles', 'permissions', roleId],
@@ -65,7 +69,7 @@ export default function PermissionMatrixPage() {
     const name = menuName(menu.menuCode, menu.menuName);
     return (
       <Checkbox
-        aria-label={t('roles.cell', { menu: name, perm })}
+        aria-label={t('roles.cell', { menu: name, perm: permName(perm) })}
         disabled={!editable}
         checked={granted.has(key)}
         className={changes.includes(key) ? 'matrix-changed' : undefined}
@@ -94,11 +98,11 @@ export default function PermissionMatrixPage() {
       key: perm,
       align: 'center' as const,
       title: editable ? (
-        <Button size="small" type="text" onClick={() => set(toggleColumn(granted, menus, perm))} aria-label={t('roles.toggleColumn', { perm })}>
-          {perm}
+        <Button size="small" type="text" onClick={() => set(toggleColumn(granted, menus, perm))} aria-label={t('roles.toggleColumn', { perm: permName(perm) })}>
+          {permName(perm)}
         </Button>
       ) : (
-        perm
+        permName(perm)
       ),
       render: (_: unknown, m: MatrixMenu) => cell(m, perm),
     })),
