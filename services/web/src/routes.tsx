@@ -40,6 +40,7 @@ const ReceivePage = page(() => import('./workflows/receive-page.js'));
 const PaymentsPage = page(() => import('./workflows/payments-page.js'));
 const StatementsPage = page(() => import('./workflows/statements-page.js'));
 const ApprovalsPage = page(() => import('./workflows/approvals-page.js'));
+const ExceptionPage = page(() => import('./workflows/exception-page.js'));
 const OrgTreePage = page(() => import('./workflows/org/org-tree-page.js'));
 const AgentDetailPage = page(() => import('./workflows/org/agent-detail-page.js'));
 const RulePage = page(() => import('./workflows/rules/rule-page.js'));
@@ -87,6 +88,7 @@ const routes: RouteObject[] = [
       { path: 'receive/data/*', element: <ReceivePage /> },
       { path: 'payments/statements/*', element: <StatementsPage /> },
       { path: 'payments', element: <PaymentsPage /> },
+      { path: 'ledger/exception/*', element: <ExceptionPage /> },
       { path: 'system/approvals', element: <ApprovalsPage /> },
       { path: 'org/tree', element: <OrgTreePage /> },
       { path: 'org/agents/:agentId', element: <AgentDetailPage /> },

@@ -5,6 +5,8 @@ import * as portal from './parts/portal.js';
 import * as config from './parts/config.js';
 import * as journey from './parts/journey.js';
 import * as simulation from './parts/simulation.js';
+import * as resources from './parts/resources.js';
+import * as exceptions from './parts/exceptions.js';
 export const en = {
   'app.title': 'Commission Settlement',
   'login.title': 'Sign in',
@@ -589,6 +591,8 @@ export const en = {
   ...portal.en,
   ...config.en,
   ...journey.en,
+  ...resources.en,
+  ...exceptions.en,
   ...simulation.en,
 } as const;
 
@@ -1176,6 +1180,8 @@ export const ko: Record<MessageKey, string> = {
   ...portal.ko,
   ...config.ko,
   ...journey.ko,
+  ...resources.ko,
+  ...exceptions.ko,
   ...simulation.ko,
 };
 

@@ -166,8 +166,8 @@ export function useAccountingClose(close: Close, month: string) {
   const { t } = useI18n();
   return async () => {
     let id = close.accountingClose?.closeId;
-    if (id == null) id = unwrap<{ id: number }>(await api.POST('/api/accounting-closes', { body: { settleMonth: month } as never })).id;
-    const done = unwrap<{ journalNo: string; entryCount: number }>(await api.POST('/api/accounting-closes/{id}/execute', { params: { path: { id } } as never }));
+    if (id == null) id = unwrap<{ id: number }>(await api.POST('/api/accounting-closes', { body: { settleMonth: month } })).id;
+    const done = unwrap<{ journalNo: string; entryCount: number }>(await api.POST('/api/accounting-closes/{id}/execute', { params: { path: { id } } }));
     return t('close.accountingDone', { journal: done.journalNo, count: done.entryCount });
   };
 }
@@ -188,9 +188,9 @@ export function usePeriodClose(close: Close, month: string) {
   const { t } = useI18n();
   return async () => {
     let id = close.period?.closeId ?? null;
-    if (id == null) id = unwrap<{ id: number }>(await api.POST('/api/period-closes', { body: { settleMonth: month } as never })).id;
-    const row = unwrap<{ version: number }>(await api.GET('/api/period-closes/{id}', { params: { path: { id } } as never }));
-    unwrap(await api.POST('/api/period-closes/{id}/close', { params: { path: { id } } as never, body: { version: row.version } as never }));
+    if (id == null) id = unwrap<{ id: number }>(await api.POST('/api/period-closes', { body: { settleMonth: month } })).id;
+    const row = unwrap<{ version: number }>(await api.GET('/api/period-closes/{id}', { params: { path: { id } } }));
+    unwrap(await api.POST('/api/period-closes/{id}/close', { params: { path: { id } }, body: { version: row.version } }));
     return t('close.periodDone', { month: formatMonth(month) });
   };
 }

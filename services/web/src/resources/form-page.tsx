@@ -15,6 +15,7 @@ import { ErrorNotice } from './error-notice.js';
 import { placeFieldErrors } from './field-errors.js';
 import { MaskedInput } from './masked-input.js';
 import { displayKind, fieldLabel, resolvePath, type FieldMeta, type ResourceMeta } from './meta.js';
+import { resourceTitle } from './resource-title.js';
 import { RefSelect } from './ref-select.js';
 
 type Values = Record<string, unknown>;
@@ -84,7 +85,7 @@ function toBody(fields: FieldMeta[], values: Values, editing: boolean): Values {
 }
 
 export function ResourceForm({ resource, page, id }: { resource: ResourceMeta; page: PageMenu; id?: string }) {
-  const { t, errorText } = useI18n();
+  const { t, errorText, lang, menuName } = useI18n();
   const { message } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -139,7 +140,7 @@ export function ResourceForm({ resource, page, id }: { resource: ResourceMeta; p
 
   const formName = `${resource.name}-form`;
   return (
-    <section className="resource-form" aria-label={resource.name}>
+    <section className="resource-form" aria-label={resourceTitle(resource, lang) ?? menuName(page.node.menuCode, page.node.menuName)}>
       {failure && (
         <Alert
           type="error"

@@ -12,6 +12,7 @@ import { FieldValue, isNumericKind } from './field-value.js';
 import { FilterBar, filterKeys } from './filter-bar.js';
 import { listColumns } from '../shared/list-columns.js';
 import { columnTitle, displayKind, fieldLabel, idField, resolvePath, rowPath, type FieldMeta, type ResourceMeta } from './meta.js';
+import { resourceTitle } from './resource-title.js';
 import { exportHref, PAGE_SIZES, useListState } from './url-state.js';
 
 type Row = Record<string, unknown>;
@@ -25,7 +26,7 @@ export function ResourceList({
   page: PageMenu;
   rowActions?: ((resource: ResourceMeta, row: Row) => ReactNode) | undefined;
 }) {
-  const { t, errorText, lang } = useI18n();
+  const { t, errorText, lang, menuName } = useI18n();
   const { message } = App.useApp();
   const { menus } = useMyMenus();
   const navigate = useNavigate();
@@ -95,7 +96,7 @@ export function ResourceList({
   };
 
   return (
-    <section className="resource-list" aria-label={resource.name}>
+    <section className="resource-list" aria-label={resourceTitle(resource, lang) ?? menuName(page.node.menuCode, page.node.menuName)}>
       <FilterBar resource={resource} state={state} />
       <Space className="list-toolbar">
         <Typography.Text>{t('common.total', { total: list.data?.total ?? 0 })}</Typography.Text>

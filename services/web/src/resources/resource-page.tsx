@@ -43,7 +43,7 @@ export interface ResourcePageProps {
 }
 
 export default function ResourcePage({ above, rowActions, actionsOn, listOf }: ResourcePageProps = {}) {
-  const { menuName } = useI18n();
+  const { menuName, lang } = useI18n();
   const page = useCurrentPage();
   const meta = useResourceMeta();
   const location = useLocation();
@@ -65,7 +65,7 @@ export default function ResourcePage({ above, rowActions, actionsOn, listOf }: R
   const chosen: ResourceMeta = resources.find((r) => tabKey(r) === params.get('resource')) ?? resources[0]!;
   const rest = location.pathname.replace(/^\/+|\/+$/g, '').slice(page.path.length).split('/').filter(Boolean).map(decodeURIComponent);
 
-  const titles = resourceTitles(resources, page.path, menuName(page.node.menuCode, page.node.menuName));
+  const titles = resourceTitles(resources, page.path, menuName(page.node.menuCode, page.node.menuName), lang);
   const listFor = (r: ResourceMeta) =>
     listOf?.(r, page) ?? <ResourceList resource={r} page={page} rowActions={actionsOn && !actionsOn(r) ? undefined : rowActions} />;
 

@@ -1,29 +1,15 @@
+import type { Lang } from '../i18n/i18n.js';
+import { en, ko } from '../i18n/messages.js';
 import type { ResourceMeta } from './meta.js';
 
-/** `ParseError` -> `Parse errors`, `login log` -> `Login logs`, `RawCommissionData` -> `Raw commission data`. */
-export function humanizeName(name: string): string {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[\s_-]+/)
-    .filter(Boolean);
-  if (words.length === 0) return name;
-  const last = words.length - 1;
-  words[last] = plural(words[last]!);
-  const text = words
-    .map((w, i) => (ACRONYMS.has(w.toLowerCase()) ? w.toUpperCase() : i === 0 || /^[A-Z0-9]+$/.test(w) ? w : w.toLowerCase()))
-    .join(' ');
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-const UNCOUNTED = /(data|info|information|history|kpi|summary|ly)$/i;
-const ACRONYMS = new Set(['api', 'kpi', 'vat', 'id']);
-
-function plural(word: string): string {
-  if (UNCOUNTED.test(word) || /s$/i.test(word)) return word;
-  if (/(sh|ch|x|z)$/i.test(word)) return `${word}es`;
-  if (/[^aeiou]y$/i.test(word)) return `${word.slice(0, -1)}ies`;
-  return `${word}s`;
+/**
+ * A resource's list in words in the UI language: `resource.<name>` of the catalog (every resource the services
+ * declare has one in both languages; words.e2e checks the platform's metadata). Undefined for a resource the
+ * catalog does not know yet: callers fall back on the menu's name, never on the English resource name.
+ */
+export function resourceTitle(resource: Pick<ResourceMeta, 'name'>, lang: Lang): string | undefined {
+  const key = `resource.${resource.name}`;
+  return key in en ? (lang === 'ko' ? ko : en)[key as keyof typeof en] : undefined;
 }
 
 /** The API path a list is read from, without `/api/` and parameters: `/api/mapping/:c/fields` -> `mapping/fields`. */
@@ -48,13 +34,13 @@ function looseMatch(resource: ResourceMeta, page: string[]): boolean {
 
 /**
  * Tab labels of a page with several resources: the menu's name (from the menu metadata, in the UI
- * language) for the one resource the page is named after, a readable form of the resource name for
- * the others. Never the raw resource name.
+ * language) for the one resource the page is named after, the catalog's title of the resource for the
+ * others (a resource it lacks: the menu's name and its place). Never the resource name.
  */
-export function resourceTitles(resources: ResourceMeta[], pagePath: string, menuName: string): Map<ResourceMeta, string> {
+export function resourceTitles(resources: ResourceMeta[], pagePath: string, menuName: string, lang: Lang): Map<ResourceMeta, string> {
   const page = pagePath.replace(/^\/+|\/+$/g, '').split('/');
   const exact = resources.filter((r) => exactMatch(r, page));
   const loose = resources.filter((r) => looseMatch(r, page));
   const main = exact.length === 1 ? exact[0] : loose.length === 1 ? loose[0] : resources.length === 1 ? resources[0] : undefined;
-  return new Map(resources.map((r) => [r, r === main ? menuName : humanizeName(r.name)]));
+  return new Map(resources.map((r, i) => [r, r === main ? menuName : (resourceTitle(r, lang) ?? `${menuName} ${i + 1}`)]));
 }

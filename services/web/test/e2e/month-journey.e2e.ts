@@ -184,8 +184,21 @@ test('a Korean operator closes a month from the cockpit, from the carrier file t
   await home(page);
   await review.getByRole('link', { name: '예외 검토' }).click();
   await expect(page).toHaveURL(/\/ledger\/exception\?/);
-  await expect(page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: '우수 설계사 특별 시상' })).toHaveCount(1);
+  const pending = page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: '우수 설계사 특별 시상' });
+  await expect(pending).toHaveCount(1);
+  await expect(pending.getByRole('button', { name: '반려' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
   await shots(page, 'exception');
+  // Approved on its row: the pending list empties and the cockpit has no exception waiting any more.
+  await pending.getByRole('button', { name: '승인' }).click();
+  const approve = page.locator('.ant-popconfirm');
+  await expect(approve).toContainText('50,000.00원을 승인할까요?');
+  await approve.getByRole('button', { name: '승인', exact: true }).click();
+  await expect(page.locator('.ant-message')).toContainText('의 예외를 승인했습니다');
+  await expect(pending).toHaveCount(0);
+  await home(page);
+  await expect(review).toContainText('승인 대기 예외 0건');
+  await expect(review.getByRole('link', { name: '예외 검토' })).toHaveCount(0);
 
   // 4. Its settlements: an explain in words, then one held with a reason; it stays held through the close.
   await home(page);

@@ -1,7 +1,7 @@
 import { expect, login, test } from './fixtures.js';
 
 test.describe('pages with several resources', () => {
-  test('tabs are named by the menu (in the UI language) and in words, never by raw resource names', async ({ page }) => {
+  test('tabs are named by the menu and the catalog in the UI language, never by raw or English resource names', async ({ page }) => {
     await login(page, 'manager');
     await page.goto('/org/agents');
     const tabs = page.getByRole('tab');
@@ -16,6 +16,10 @@ test.describe('pages with several resources', () => {
 
     await page.getByRole('banner').getByText('한국어').click();
     await expect(tabs.filter({ hasText: /^수신 데이터$/ })).toHaveCount(1);
+    await expect(tabs.filter({ hasText: /^파싱 오류$/ })).toHaveCount(1);
+    await expect(tabs.filter({ hasText: /^수신 파일$/ })).toHaveCount(1);
+    await expect(tabs.filter({ hasText: /^대사 결과$/ })).toHaveCount(1);
+    for (const text of await tabs.allInnerTexts()) expect(text).toMatch(/[\uac00-\ud7a3]/);
     await page.getByRole('banner').getByText('EN').click();
     await expect(tabs.filter({ hasText: /^Received Data$/ })).toHaveCount(1);
   });

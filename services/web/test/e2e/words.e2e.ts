@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from '@playwright/test';
 import { KNOWN_PATHS } from '../../src/shell/known-paths.js';
+import { en, ko } from '../../src/i18n/messages.js';
 import { chooseLanguage, expect, platform, seriousViolations, serveMetadata, test } from './fixtures.js';
 
 /**
@@ -79,6 +80,8 @@ for (const lang of ['ko', 'en'] as const) {
           await expect(page.locator('.page-loading')).toHaveCount(0);
           await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
           const hits = rawHits(await wordsOf(page));
+          // A tab of a page with several resources is named in the page's language (never an English resource name).
+          if (lang === 'ko') for (const tab of await page.getByRole('tab').allInnerTexts()) if (!/[\uac00-\ud7a3]/.test(tab)) hits.push(`tab: ${tab}`);
           if (hits.length) report[`/${route}`] = hits;
         }
         test.info().annotations.push({ type: `raw identifiers (${lang})`, description: JSON.stringify(report, null, 1) });
@@ -113,6 +116,14 @@ for (const lang of ['ko', 'en'] as const) {
     }
   });
 }
+
+test('every resource the services declare has a title in the catalog in Korean and English', () => {
+  const meta = JSON.parse(readFileSync(platform.metaFile, 'utf8')) as { data: { resources: { name: string }[] } };
+  const names = [...new Set(meta.data.resources.map((r) => r.name))].sort();
+  expect(names.length).toBeGreaterThan(90);
+  // resource-title.ts reads `resource.<name>` of the catalog.
+  expect(names.filter((name) => !(`resource.${name}` in en) || !(`resource.${name}` in ko))).toEqual([]);
+});
 
 test.describe('Korean first', () => {
   test.use({ lang: null });
