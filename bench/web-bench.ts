@@ -230,7 +230,7 @@ async function main(): Promise<void> {
         }
         const last = of[of.length - 1]!;
         lighthouseRows.push(
-          `  ${name}: FCP ${of.map((s) => s.fcpMs).join('/')} ms, LCP ${of.map((s) => s.lcpMs).join('/')} ms, TBT ${of.map((s) => s.tbtMs).join('/')} ms` +
+          `  ${name}: FCP ${of.map((s) => s.fcpMs).join('/')} ms, LCP ${of.map((s) => s.lcpMs).join('/')} ms, TBT ${of.map((s) => s.tbtMs).join('/')} ms, SI ${of.map((s) => s.speedIndexMs).join('/')} ms, CLS ${of.map((s) => s.cls).join('/')}` +
             `${last.failedA11y.length ? `; accessibility audits failed: ${last.failedA11y.join(', ')}` : ''}` +
             `${last.opportunities.length ? `; opportunities: ${last.opportunities.join(', ')}` : ''}`,
         );

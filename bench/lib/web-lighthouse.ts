@@ -19,6 +19,9 @@ export interface LighthouseScore {
   fcpMs: number;
   lcpMs: number;
   tbtMs: number;
+  /** cumulative layout shift (unitless, 3 decimals) */
+  cls: number;
+  speedIndexMs: number;
   failedA11y: string[];
   /** The performance opportunities worth most (ms saved). */
   opportunities: string[];
@@ -78,7 +81,7 @@ export async function lighthouseScores(options: {
       const opportunities = Object.values(lhr.audits)
         .filter((a) => a.details?.type === 'opportunity' && Number((a.details as { overallSavingsMs?: number }).overallSavingsMs ?? 0) > 50)
         .map((a) => `${a.id} ${Math.round(Number((a.details as { overallSavingsMs?: number }).overallSavingsMs))} ms`);
-      return { page: name, performance: score('performance'), accessibility: score('accessibility'), fcpMs: metric('first-contentful-paint'), lcpMs: metric('largest-contentful-paint'), tbtMs: metric('total-blocking-time'), failedA11y, opportunities };
+      return { page: name, performance: score('performance'), accessibility: score('accessibility'), fcpMs: metric('first-contentful-paint'), lcpMs: metric('largest-contentful-paint'), tbtMs: metric('total-blocking-time'), cls: Math.round(Number(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0) * 1000) / 1000, speedIndexMs: metric('speed-index'), failedA11y, opportunities };
     };
     for (let run = 1; run <= options.runs; run++) {
       const scores: LighthouseScore[] = [];

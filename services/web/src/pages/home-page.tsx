@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, List, Row, Typography } from 'antd';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client.js';
 import { unwrap, type PageResponse } from '../api/envelope.js';
@@ -40,6 +40,11 @@ function OperatorHome() {
   const canNotices = menus?.can('NOTICE', 'READ') ?? false;
   // Operators (who may confirm settlements) land on where the month stands.
   const operator = menus?.can('SETTLE_LIST', 'APPROVE') ?? false;
+  // Below the cockpit, the other cards wait until it is drawn: drawn earlier, they would jump down the page
+  // when its blocks replace its placeholder (a layout shift of 0.21 measured on the 1M book).
+  const [cockpitDrawn, setCockpitDrawn] = useState(false);
+  const drawn = useCallback(() => setCockpitDrawn(true), []);
+  const rest = !operator || cockpitDrawn;
   const notices = useQuery({
     queryKey: ['notices', 'home'],
     enabled: canNotices,
@@ -53,10 +58,10 @@ function OperatorHome() {
       <Row gutter={[16, 16]}>
         {operator && (
           <Col xs={24}>
-            <MonthCloseCard />
+            <MonthCloseCard onReady={drawn} />
           </Col>
         )}
-        {canNotices && (
+        {rest && canNotices && (
           <Col xs={24} lg={12}>
             <Card title={<h2 className="card-title">{t('home.notices')}</h2>}>
               <List<Notice>
@@ -73,18 +78,20 @@ function OperatorHome() {
           </Col>
         )}
         {/* On a phone the menu lists the same pages: the long shortcut list would only bury the cockpit. */}
-        <Col xs={24} lg={12} className="home-shortcuts">
-          <Card title={<h2 className="card-title">{t('home.shortcuts')}</h2>}>
-            <ul className="shortcut-list">
-              {(menus?.pages ?? []).map((p) => (
-                <li key={p.node.menuCode}>
-                  <Link to={`/${p.path}`}>{menuName(p.node.menuCode, p.node.menuName)}</Link>
-                  <Typography.Text type="secondary"> — {p.parents.map((d) => menuName(d.menuCode, d.menuName)).join(' / ')}</Typography.Text>
-                </li>
-              ))}
-            </ul>
-          </Card>
-        </Col>
+        {rest && (
+          <Col xs={24} lg={12} className="home-shortcuts">
+            <Card title={<h2 className="card-title">{t('home.shortcuts')}</h2>}>
+              <ul className="shortcut-list">
+                {(menus?.pages ?? []).map((p) => (
+                  <li key={p.node.menuCode}>
+                    <Link to={`/${p.path}`}>{menuName(p.node.menuCode, p.node.menuName)}</Link>
+                    <Typography.Text type="secondary"> — {p.parents.map((d) => menuName(d.menuCode, d.menuName)).join(' / ')}</Typography.Text>
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          </Col>
+        )}
       </Row>
     </>
   );

@@ -1,5 +1,5 @@
-import { Button, Card, Col, Row, Typography } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { Button, Card, Col, Row, Skeleton, Typography } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useI18n } from '../i18n/i18n.js';
 import type { MessageKey } from '../i18n/messages.js';
@@ -59,7 +59,7 @@ const STATE_TAG: Record<StepState, string> = { done: 'COMPLETED', partial: 'DIFF
 const STATE_WORD: Record<StepState, MessageKey> = { done: 'close.done', partial: 'close.partial', ready: 'close.ready', waiting: 'close.waiting' };
 
 /** The operator's home: where the month stands, each step with its action, disabled with the reason. */
-export function MonthCloseCard() {
+export function MonthCloseCard({ onReady }: { onReady?: () => void } = {}) {
   const { t } = useI18n();
   const { menus } = useMyMenus();
   const navigate = useNavigate();
@@ -73,8 +73,12 @@ export function MonthCloseCard() {
     setChosen(m);
   };
   const month = chosen ?? latest.data?.settleMonth ?? lastMonth();
-  const close = useMonthClose(month);
+  // The month's reads wait for the latest run's month (else they would run for last calendar month first, then again).
+  const close = useMonthClose(month, chosen !== undefined || !latest.isLoading);
   const { facts: f, run } = close;
+  useEffect(() => {
+    if (!close.loading) onReady?.();
+  }, [close.loading, onReady]);
   const accounting = useAccountingClose(close, month);
   const taxes = useTaxReports(close);
   const period = usePeriodClose(close, month);
@@ -162,8 +166,12 @@ export function MonthCloseCard() {
       // Typed before the latest run's month arrives, a month would be overwritten by it: the picker waits for it.
       extra={<MonthInput aria-label={t('close.month')} value={month} disabled={!menus || latest.isLoading} onChange={(v) => v && setMonth(v)} />}
     >
-      <Row gutter={[12, 12]}>
-        {closeSteps(f)
+      {/* The blocks are drawn once, when the month's answers are in (not once per answer: a dozen reads). */}
+      {close.loading ? (
+        <Skeleton active title={false} paragraph={{ rows: 6 }} />
+      ) : (
+        <Row gutter={[12, 12]}>
+          {closeSteps(f)
           .filter((s) => can(STEP_ACTION[s.key].menu))
           .map((s) => {
             const action = STEP_ACTION[s.key];
@@ -198,7 +206,8 @@ export function MonthCloseCard() {
               </Col>
             );
           })}
-      </Row>
+        </Row>
+      )}
     </Card>
   );
 }

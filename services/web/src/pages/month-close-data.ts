@@ -54,11 +54,19 @@ export function useLatestRun(enabled: boolean) {
   });
 }
 
-/** Everything the cockpit shows for a month, each read only when the user may see its menu. */
-export function useMonthClose(month: string) {
+/**
+ * Everything the cockpit shows for a month, each read only when the user may see its menu; nothing is read
+ * before `enabled` (the month is known). `loading` while any read of the month is still on its way.
+ */
+export function useMonthClose(month: string, enabled = true) {
   const { menus } = useMyMenus();
-  const can = (menu: string) => menus?.can(menu, 'READ') ?? false;
-  const q = <T>(name: string, menu: string, fn: () => Promise<T>, extra = true) => useCloseQuery(month, name, can(menu) && extra, fn);
+  const can = (menu: string) => enabled && (menus?.can(menu, 'READ') ?? false);
+  const reads: { isLoading: boolean }[] = [];
+  const q = <T>(name: string, menu: string, fn: () => Promise<T>, extra = true) => {
+    const read = useCloseQuery(month, name, can(menu) && extra, fn);
+    reads.push(read);
+    return read;
+  };
 
   const receive = q('receive', 'RECEIVE_DATA', async () =>
     unwrap<ReceiveStatus>(await api.GET('/api/receive/status', { params: { query: { settleMonth: month } } })),
@@ -134,6 +142,7 @@ export function useMonthClose(month: string) {
     closable: period.data?.closable ?? false,
   };
   return {
+    loading: !enabled || !menus || reads.some((r) => r.isLoading),
     facts,
     receive: receive.data,
     run: run.data ?? null,
