@@ -10,7 +10,7 @@ import { useMyMenus, type PageMenu } from '../shell/menus.js';
 import { ErrorNotice } from './error-notice.js';
 import { FieldValue } from './field-value.js';
 import { columnTitle, resolvePath, type ResourceMeta } from './meta.js';
-import { resourceTitle } from './resource-title.js';
+import { useSectionLabel } from './resource-title.js';
 
 type Row = Record<string, unknown>;
 
@@ -29,7 +29,8 @@ export function useRecord(resource: ResourceMeta, id: string, enabled = true) {
 }
 
 export function ResourceDetail({ resource, page, id }: { resource: ResourceMeta; page: PageMenu; id: string }) {
-  const { t, errorText, lang, menuName } = useI18n();
+  const { t, errorText } = useI18n();
+  const sectionLabel = useSectionLabel(resource, page);
   const { modal, message } = App.useApp();
   const { menus } = useMyMenus();
   const navigate = useNavigate();
@@ -62,7 +63,7 @@ export function ResourceDetail({ resource, page, id }: { resource: ResourceMeta;
   const row = record.data ?? {};
 
   return (
-    <section className="resource-detail" aria-label={resourceTitle(resource, lang) ?? menuName(page.node.menuCode, page.node.menuName)}>
+    <section className="resource-detail" aria-label={sectionLabel}>
       <Space className="detail-toolbar">
         <Button onClick={() => void navigate(-1)}>{t('common.back')}</Button>
         {granted(resource.permissions.update) && (

@@ -15,7 +15,7 @@ import { ErrorNotice } from './error-notice.js';
 import { placeFieldErrors } from './field-errors.js';
 import { MaskedInput } from './masked-input.js';
 import { displayKind, fieldLabel, resolvePath, type FieldMeta, type ResourceMeta } from './meta.js';
-import { resourceTitle } from './resource-title.js';
+import { useSectionLabel } from './resource-title.js';
 import { RefSelect } from './ref-select.js';
 
 type Values = Record<string, unknown>;
@@ -85,7 +85,8 @@ function toBody(fields: FieldMeta[], values: Values, editing: boolean): Values {
 }
 
 export function ResourceForm({ resource, page, id }: { resource: ResourceMeta; page: PageMenu; id?: string }) {
-  const { t, errorText, lang, menuName } = useI18n();
+  const { t, errorText } = useI18n();
+  const sectionLabel = useSectionLabel(resource, page);
   const { message } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -140,7 +141,7 @@ export function ResourceForm({ resource, page, id }: { resource: ResourceMeta; p
 
   const formName = `${resource.name}-form`;
   return (
-    <section className="resource-form" aria-label={resourceTitle(resource, lang) ?? menuName(page.node.menuCode, page.node.menuName)}>
+    <section className="resource-form" aria-label={sectionLabel}>
       {failure && (
         <Alert
           type="error"

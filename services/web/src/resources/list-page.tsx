@@ -12,7 +12,7 @@ import { FieldValue, isNumericKind } from './field-value.js';
 import { FilterBar, filterKeys } from './filter-bar.js';
 import { listColumns } from '../shared/list-columns.js';
 import { columnTitle, displayKind, fieldLabel, idField, resolvePath, rowPath, type FieldMeta, type ResourceMeta } from './meta.js';
-import { resourceTitle } from './resource-title.js';
+import { useSectionLabel } from './resource-title.js';
 import { exportHref, PAGE_SIZES, useListState } from './url-state.js';
 
 type Row = Record<string, unknown>;
@@ -26,7 +26,8 @@ export function ResourceList({
   page: PageMenu;
   rowActions?: ((resource: ResourceMeta, row: Row) => ReactNode) | undefined;
 }) {
-  const { t, errorText, lang, menuName } = useI18n();
+  const { t, errorText, lang } = useI18n();
+  const sectionLabel = useSectionLabel(resource, page);
   const { message } = App.useApp();
   const { menus } = useMyMenus();
   const navigate = useNavigate();
@@ -96,7 +97,7 @@ export function ResourceList({
   };
 
   return (
-    <section className="resource-list" aria-label={resourceTitle(resource, lang) ?? menuName(page.node.menuCode, page.node.menuName)}>
+    <section className="resource-list" aria-label={sectionLabel}>
       <FilterBar resource={resource} state={state} />
       <Space className="list-toolbar">
         <Typography.Text>{t('common.total', { total: list.data?.total ?? 0 })}</Typography.Text>

@@ -1,5 +1,6 @@
-import type { Lang } from '../i18n/i18n.js';
+import { useI18n, type Lang } from '../i18n/i18n.js';
 import { en, ko } from '../i18n/messages.js';
+import type { PageMenu } from '../shell/menus.js';
 import type { ResourceMeta } from './meta.js';
 
 /**
@@ -10,6 +11,12 @@ import type { ResourceMeta } from './meta.js';
 export function resourceTitle(resource: Pick<ResourceMeta, 'name'>, lang: Lang): string | undefined {
   const key = `resource.${resource.name}`;
   return key in en ? (lang === 'ko' ? ko : en)[key as keyof typeof en] : undefined;
+}
+
+/** The label of a resource's list, detail or form section: its catalog title, else the page's menu name. */
+export function useSectionLabel(resource: Pick<ResourceMeta, 'name'>, page: PageMenu): string {
+  const { lang, menuName } = useI18n();
+  return resourceTitle(resource, lang) ?? menuName(page.node.menuCode, page.node.menuName);
 }
 
 /** The API path a list is read from, without `/api/` and parameters: `/api/mapping/:c/fields` -> `mapping/fields`. */
